@@ -1,0 +1,117 @@
+/** Base class of every error the core throws on purpose, so users can tell ours from theirs. */
+export class VoxwireError extends Error {
+  override name = 'VoxwireError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+export interface APIErrorOptions {
+  /** Whether the same call may succeed if tried again. */
+  retryable?: boolean;
+  body?: unknown;
+  cause?: unknown;
+}
+
+/** A provider call failed. `retryable` says whether trying again can help. */
+export class APIError extends VoxwireError {
+  override name = 'APIError';
+  readonly retryable: boolean;
+  readonly body: unknown;
+  constructor(message: string, options: APIErrorOptions = {}) {
+    super(message, { cause: options.cause });
+    this.retryable = options.retryable ?? true;
+    this.body = options.body;
+  }
+}
+
+/** The provider could not be reached, or the connection broke. Retryable unless said otherwise. */
+export class APIConnectionError extends APIError {
+  override name = 'APIConnectionError';
+  constructor(message = 'Connection error', options: APIErrorOptions = {}) {
+    super(message, { retryable: true, ...options });
+  }
+}
+
+/** The provider did not answer in time. */
+export class APITimeoutError extends APIConnectionError {
+  override name = 'APITimeoutError';
+  constructor(message = 'Request timed out', options: APIErrorOptions = {}) {
+    super(message, { retryable: true, ...options });
+  }
+}
+
+/** The provider answered with an error status. 408, 409, 429 and 5xx are retryable by default. */
+export class APIStatusError extends APIError {
+  override name = 'APIStatusError';
+  readonly statusCode: number;
+  readonly requestId: string | undefined;
+  constructor(
+    message: string,
+    options: APIErrorOptions & { statusCode: number; requestId?: string | undefined },
+  ) {
+    super(message, { ...options, retryable: options.retryable ?? isRetryableStatus(options.statusCode) });
+    this.statusCode = options.statusCode;
+    this.requestId = options.requestId;
+  }
+}
+
+export function isRetryableStatus(statusCode: number): boolean {
+  return statusCode === 408 || statusCode === 409 || statusCode === 429 || statusCode >= 500;
+}
+
+/**
+ * A tool call failed in a way the LLM should hear about (bad arguments, a business rule). Its message
+ * goes back to the model as the function call's output instead of crashing the turn.
+ */
+export class ToolError extends VoxwireError {
+  override name = 'ToolError';
+}
+
+/** The session is closed (or closing): the call cannot be honoured. */
+export class SessionClosedError extends VoxwireError {
+  override name = 'SessionClosedError';
+  constructor(message = 'The agent session is closed') {
+    super(message);
+  }
+}
+
+/** A speech handle was interrupted before it finished. */
+export class SpeechInterruptedError extends VoxwireError {
+  override name = 'SpeechInterruptedError';
+  constructor(message = 'The speech was interrupted') {
+    super(message);
+  }
+}
+
+/** Audio that cannot be used as given (wrong rate, channel count, or malformed buffer). */
+export class InvalidAudioError extends VoxwireError {
+  override name = 'InvalidAudioError';
+}
+
+/** Sending on, or waiting for room in, a channel that was closed. */
+export class ChannelClosedError extends VoxwireError {
+  override name = 'ChannelClosedError';
+  constructor(channelName: string) {
+    super(`Channel "${channelName}" is closed`);
+  }
+}
+
+/** Every provider of a FallbackAdapter failed. */
+export class AllProvidersFailedError extends APIError {
+  override name = 'AllProvidersFailedError';
+  readonly errors: readonly unknown[];
+  constructor(message: string, errors: readonly unknown[]) {
+    super(message, { retryable: false, cause: errors[errors.length - 1] });
+    this.errors = errors;
+  }
+}
+
+export function isAbortError(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    'name' in error &&
+    (error as { name: unknown }).name === 'AbortError'
+  );
+}

@@ -1,0 +1,15 @@
+export * from './audio/audio-frame.js';
+export * from './errors.js';
+export * from './llm/chat-context.js';
+export * from './llm/tool.js';
+export * from './providers/llm.js';
+export * from './providers/stt.js';
+export * from './providers/tts.js';
+export * from './providers/turn-detector.js';
+export * from './providers/vad.js';
+export * from './stream/broadcast.js';
+export * from './stream/channel.js';
+export * from './time/clock.js';
+export * from './time/virtual-clock.js';
+export * from './utils/ids.js';
+export type * from './voice/run-context.js';

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { ToolError } from '../errors.js';
+import type { RunContext } from '../voice/run-context.js';
+
+export type JSONSchema = Record<string, unknown>;
+
+export interface ToolOptions<Schema extends z.ZodType, Result, UserData> {
+  /** Letters, digits, `_` and `-`, at most 64 characters (what every provider accepts). */
+  name: string;
+  description: string;
+  /** A zod schema of the arguments; an object schema. Omit for a tool without arguments. */
+  parameters?: Schema;
+  execute(args: z.output<Schema>, ctx: RunContext<UserData>): Result | Promise<Result>;
+}
+
+export interface Tool<Schema extends z.ZodType = z.ZodType, Result = unknown, UserData = unknown> {
+  readonly type: 'function';
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: Schema;
+  /** JSON Schema of the arguments, for providers. */
+  readonly jsonSchema: JSONSchema;
+  /**
+   * Parses the model's raw JSON arguments. Throws `ToolError` with a message the model can act on
+   * when the JSON is malformed or does not match the schema.
+   */
+  parseArguments(raw: string): z.output<Schema>;
+  execute(args: z.output<Schema>, ctx: RunContext<UserData>): Result | Promise<Result>;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a heterogeneous list of tools needs an open element type.
+export type AnyTool = Tool<z.ZodType, any, any>;
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+export function tool<
+  Schema extends z.ZodType = z.ZodObject<Record<string, never>>,
+  Result = unknown,
+  UserData = unknown,
+>(options: ToolOptions<Schema, Result, UserData>): Tool<Schema, Result, UserData> {
+  if (!TOOL_NAME.test(options.name)) {
+    throw new TypeError(
+      `Invalid tool name "${options.name}": use 1-64 letters, digits, "_" or "-" (providers reject others)`,
+    );
+  }
+  const parameters = (options.parameters ?? z.object({})) as Schema;
+  const jsonSchema = toJsonSchema(options.name, parameters);
+  return {
+    type: 'function',
+    name: options.name,
+    description: options.description,
+    parameters,
+    jsonSchema,
+    parseArguments: (raw) => parseToolArguments(options.name, parameters, raw),
+    execute: options.execute,
+  };
+}
+
+function toJsonSchema(name: string, schema: z.ZodType): JSONSchema {
+  let json: JSONSchema;
+  try {
+    json = z.toJSONSchema(schema, { target: 'draft-7', io: 'input' }) as JSONSchema;
+  } catch (error) {
+    throw new TypeError(`Tool "${name}": parameters cannot be expressed as JSON Schema`, { cause: error });
+  }
+  if (json.type !== 'object') {
+    throw new TypeError(
+      `Tool "${name}": parameters must be a zod object schema, got type ${String(json.type)}`,
+    );
+  }
+  delete json.$schema;
+  return json;
+}
+
+function parseToolArguments<Schema extends z.ZodType>(
+  name: string,
+  schema: Schema,
+  raw: string,
+): z.output<Schema> {
+  let value: unknown;
+  const text = raw.trim() === '' ? '{}' : raw;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ToolError(
+      `Invalid arguments for tool "${name}": not valid JSON (${(error as Error).message}). Call it again with a JSON object.`,
+      { cause: error },
+    );
+  }
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const issues = result.error.issues
+      .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`)
+      .join('; ');
+    throw new ToolError(`Invalid arguments for tool "${name}": ${issues}`, { cause: result.error });
+  }
+  return result.data;
+}

@@ -1,0 +1,19 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  resolve: {
+    // Workspace packages resolve to their TypeScript sources, so tests need no build first.
+    conditions: ['@voxwire/source'],
+  },
+  ssr: {
+    resolve: { conditions: ['@voxwire/source'], externalConditions: ['@voxwire/source'] },
+  },
+  test: {
+    include: ['packages/*/src/**/*.test.ts', 'plugins/*/src/**/*.test.ts', 'examples/*/src/**/*.test.ts'],
+    exclude: ['**/node_modules/**', '**/dist/**', '**/*.fuzz.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    reporters: ['default', './scripts/summary-reporter.ts'],
+  },
+});
