@@ -13,3 +13,4 @@ export * from './time/clock.js';
 export * from './time/virtual-clock.js';
 export * from './utils/ids.js';
 export type * from './voice/run-context.js';
+export * from './utils/typed-emitter.js';
