@@ -1,4 +1,6 @@
 export * from './audio/audio-frame.js';
+export * from './audio/frame-utils.js';
+export * from './audio/resampler.js';
 export * from './errors.js';
 export * from './llm/chat-context.js';
 export * from './llm/tool.js';
