@@ -1,15 +1,35 @@
 import type { FunctionCall } from '../llm/chat-context.js';
+import type { AgentSession } from './agent-session.js';
+import type { SpeechHandle } from './speech-handle.js';
 
 /**
- * What a tool sees while it runs. The session engine provides the implementation.
+ * What a tool sees while it runs: the session, the speech it belongs to, the call itself, the user data,
+ * and an abort signal that fires when the speech is interrupted.
  */
-export interface RunContext<UserData = unknown> {
-  readonly userData: UserData;
-  readonly functionCall: FunctionCall;
-  /** Aborted when the speech this tool belongs to is interrupted (unless interruptions are disallowed). */
-  readonly signal: AbortSignal;
-  /** Makes the current speech uninterruptible for the rest of this tool's run. */
-  disallowInterruptions(): void;
-  /** Resolves when the speech this tool belongs to has stopped playing (ended or interrupted). */
-  waitForPlayout(): Promise<void>;
+export class RunContext<UserData = unknown> {
+  constructor(
+    readonly session: AgentSession<UserData>,
+    readonly speechHandle: SpeechHandle,
+    readonly functionCall: FunctionCall,
+    private readonly stepPlayout: () => Promise<void>,
+  ) {}
+
+  get userData(): UserData {
+    return this.session.userData;
+  }
+
+  /** Aborted when the speech is interrupted (never by user audio once interruptions are disallowed). */
+  get signal(): AbortSignal {
+    return this.speechHandle.interruptSignal;
+  }
+
+  /** Makes the speech uninterruptible by the user from now on (a forced interrupt still works). */
+  disallowInterruptions(): void {
+    this.speechHandle.disallowInterruptions();
+  }
+
+  /** Resolves when the audio generated before this tool call has stopped playing (ended or interrupted). */
+  waitForPlayout(): Promise<void> {
+    return this.stepPlayout();
+  }
 }

@@ -1,0 +1,236 @@
+import type { AudioFrame } from '../audio/audio-frame.js';
+import { SessionClosedError } from '../errors.js';
+import {
+  ChatContext,
+  type ChatItem,
+  type ChatMessage,
+  type FunctionCallOutput,
+} from '../llm/chat-context.js';
+import type { LLM, ToolChoice } from '../providers/llm.js';
+import type { STT } from '../providers/stt.js';
+import type { TTS } from '../providers/tts.js';
+import type { TurnDetector } from '../providers/turn-detector.js';
+import type { VAD } from '../providers/vad.js';
+import { type Clock, realClock } from '../time/clock.js';
+import { createIdGenerator, type IdGenerator } from '../utils/ids.js';
+import { TypedEmitter } from '../utils/typed-emitter.js';
+import type { Agent } from './agent.js';
+import type { AgentTask } from './agent-task.js';
+import type { AudioInput, AudioOutput, TextOutput } from './io.js';
+import { type TurnHandlingOptions, resolveTurnHandling } from './options.js';
+import type { RunContext } from './run-context.js';
+import type { ErrorSource, SessionEvents } from './session-events.js';
+import { SessionRuntime } from './session-runtime.js';
+import { SpeechHandle, SpeechPriority } from './speech-handle.js';
+import type { TraceSink } from './trace.js';
+import type { UserState } from './user-turn-tracker.js';
+import type { AgentState } from './session-events.js';
+
+export interface AgentSessionOptions<UserData = unknown> {
+  vad?: VAD;
+  stt?: STT;
+  llm?: LLM;
+  tts?: TTS;
+  turnDetector?: TurnDetector;
+  /** Time source for every timer and timestamp. Default: the real clock. Tests pass a VirtualClock. */
+  clock?: Clock;
+  userData?: UserData;
+  turnHandling?: Partial<TurnHandlingOptions>;
+  /** LLM rounds per reply, counting the first. Default 3. */
+  maxToolSteps?: number;
+  /** Mutual silence after which the user is `away`, in ms; `null` disables. Default 15000. */
+  userAwayTimeout?: number | null;
+  /** Longest `close()` may take, in ms. Default 5000. */
+  closeTimeout?: number;
+  /** How long an interrupted segment may take to report that playback stopped. Default 1000 ms. */
+  interruptedPlayoutTimeout?: number;
+  /** Slack on top of a segment's duration before a sink that never reports playback is given up on. */
+  playoutWatchdogSlack?: number;
+  /** Language hint for STT and the turn detector (BCP-47). */
+  language?: string;
+  /** Receives fine-grained records of what the session does (see `TraceRecord`). */
+  onTrace?: TraceSink;
+  /** Id generator; the default is deterministic per session so simulations replay exactly. */
+  ids?: IdGenerator;
+}
+
+export interface SessionStartOptions {
+  agent: Agent;
+  input?: { audio?: AudioInput };
+  output?: { audio?: AudioOutput; text?: TextOutput };
+}
+
+export interface SayOptions {
+  allowInterruptions?: boolean;
+  /** Add what was said to the conversation. Default true. */
+  addToChatCtx?: boolean;
+  /** Play this audio instead of synthesizing the text. */
+  audio?: AsyncIterable<AudioFrame>;
+}
+
+export interface GenerateReplyOptions {
+  /** Text to add as a user message before replying. */
+  userInput?: string;
+  /** Extra instructions for this reply only. */
+  instructions?: string;
+  toolChoice?: ToolChoice;
+  allowInterruptions?: boolean;
+}
+
+/**
+ * A conversation between a user and an agent: audio in, turns, replies with tools, audio out. The parts
+ * (input pipeline, turn tracker, interruption policy, speech scheduler, reply pipeline, tool runner) live
+ * in their own modules; this facade holds the public API and its rules (closed sessions refuse calls).
+ */
+export class AgentSession<UserData = unknown> extends TypedEmitter<SessionEvents> {
+  readonly clock: Clock;
+  readonly options: Readonly<AgentSessionOptions<UserData>>;
+  readonly turnHandling: TurnHandlingOptions;
+  /** Everything said and done in the conversation, across agents. */
+  readonly history = new ChatContext();
+  userData: UserData;
+  /** @internal */
+  readonly ids: IdGenerator;
+  private runtime: SessionRuntime | undefined;
+  private closing: Promise<void> | undefined;
+  private closedFlag = false;
+
+  constructor(options: AgentSessionOptions<UserData> = {}) {
+    super();
+    this.options = options;
+    this.clock = options.clock ?? realClock();
+    this.turnHandling = resolveTurnHandling(options.turnHandling);
+    this.userData = options.userData as UserData;
+    this.ids = options.ids ?? createIdGenerator();
+    const maxToolSteps = options.maxToolSteps ?? 3;
+    if (!Number.isInteger(maxToolSteps) || maxToolSteps < 1) {
+      throw new RangeError(`maxToolSteps must be a positive integer, got ${maxToolSteps}`);
+    }
+    this.onListenerError = (error, eventName) => {
+      if (eventName !== 'error') this.reportError('session', error, true);
+    };
+  }
+
+  get closed(): boolean {
+    return this.closedFlag || this.closing !== undefined;
+  }
+
+  get userState(): UserState {
+    return this.runtime?.userState ?? 'listening';
+  }
+
+  get agentState(): AgentState {
+    return this.runtime?.agentState ?? 'initializing';
+  }
+
+  /** The agent currently in charge of the conversation. */
+  get currentAgent(): Agent | undefined {
+    return this.runtime?.agent;
+  }
+
+  /** The speech currently holding the audio output, if any. */
+  get currentSpeech(): SpeechHandle | undefined {
+    return this.runtime?.currentSpeech;
+  }
+
+  async start(options: SessionStartOptions): Promise<void> {
+    this.assertOpen('start');
+    if (this.runtime) throw new Error('AgentSession.start() was already called');
+    this.runtime = new SessionRuntime(this, options);
+    await this.runtime.start();
+  }
+
+  /** Speaks `text` (or streamed text, or given audio). Returns at once; await the handle for playout. */
+  say(text: string | AsyncIterable<string>, options: SayOptions = {}): SpeechHandle {
+    const runtime = this.requireRuntime('say');
+    const handle = this.createHandle('say', options.allowInterruptions ?? true);
+    runtime.startSay(handle, { text, audio: options.audio, addToChatCtx: options.addToChatCtx ?? true });
+    return handle;
+  }
+
+  /** Asks the LLM for a reply now (optionally to `userInput`). */
+  generateReply(options: GenerateReplyOptions = {}): SpeechHandle {
+    const runtime = this.requireRuntime('generateReply');
+    if (options.userInput !== undefined) {
+      runtime.addItem(runtime.newUserMessage(options.userInput));
+    }
+    const handle = this.createHandle('generate_reply', options.allowInterruptions ?? true);
+    runtime.startReply(handle, { instructions: options.instructions, toolChoice: options.toolChoice });
+    return handle;
+  }
+
+  /**
+   * Interrupts the current and queued speeches. Without `force`, uninterruptible ones are left alone.
+   * Resolves when the interrupted speeches have stopped.
+   */
+  async interrupt(options: { force?: boolean } = {}): Promise<void> {
+    const runtime = this.requireRuntime('interrupt');
+    await runtime.interruptAll(options.force ?? false, options.force ? 'forced' : 'api');
+  }
+
+  /** Ends the user's turn now (manual turn detection, push-to-talk). */
+  commitUserTurn(): void {
+    this.requireRuntime('commitUserTurn').commitUserTurn();
+  }
+
+  /** Discards what the user said since the last committed turn. */
+  clearUserTurn(): void {
+    this.requireRuntime('clearUserTurn').clearUserTurn();
+  }
+
+  /** Hands the conversation to another agent: the old one exits, the new one enters. */
+  async updateAgent(agent: Agent): Promise<void> {
+    await this.requireRuntime('updateAgent').handoff(agent);
+  }
+
+  /** @internal Runs an AgentTask awaited inside a tool or hook, and returns its result. */
+  runTask<Result>(task: AgentTask<Result>, runContext: RunContext | undefined): Promise<Result> {
+    return this.requireRuntime('runTask').runTask(task, runContext);
+  }
+
+  /**
+   * Ends the session within `closeTimeout`: speeches are cut (a partly played reply is recorded as
+   * interrupted), tools are cancelled, awaited tasks and speeches settle, streams close.
+   */
+  close(reason = 'closed by the application'): Promise<void> {
+    this.closing ??= this.doClose(reason);
+    return this.closing;
+  }
+
+  /** @internal */
+  reportError(source: ErrorSource, error: unknown, recoverable: boolean): void {
+    this.emit('error', { error, source, recoverable, atMs: this.clock.now() });
+  }
+
+  private async doClose(reason: string): Promise<void> {
+    const runtime = this.runtime;
+    try {
+      if (runtime) await runtime.close(reason, this.options.closeTimeout ?? 5000);
+    } finally {
+      this.closedFlag = true;
+      this.emit('close', { reason, error: undefined, atMs: this.clock.now() });
+    }
+  }
+
+  private createHandle(source: SpeechHandle['source'], allowInterruptions: boolean): SpeechHandle {
+    return new SpeechHandle({
+      id: this.ids('speech'),
+      allowInterruptions,
+      source,
+      priority: SpeechPriority.normal,
+    });
+  }
+
+  private requireRuntime(method: string): SessionRuntime {
+    this.assertOpen(method);
+    if (!this.runtime)
+      throw new Error(`AgentSession.${method}() needs a started session: call start() first`);
+    return this.runtime;
+  }
+
+  private assertOpen(method: string): void {
+    if (this.closed) throw new SessionClosedError(`AgentSession.${method}() was called on a closed session`);
+  }
+}
+
+export type { ChatItem, ChatMessage, FunctionCallOutput };

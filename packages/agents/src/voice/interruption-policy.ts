@@ -1,0 +1,173 @@
+import type { Clock, TimerHandle } from '../time/clock.js';
+import type { AudioOutput } from './io.js';
+import { countWords, type TurnHandlingOptions } from './options.js';
+import type { PlayoutGate } from './playout-gate.js';
+import type { SpeechHandle } from './speech-handle.js';
+import type { InterruptReason, TraceRecord } from './trace.js';
+
+export interface InterruptionPolicyDeps {
+  clock: Clock;
+  options: TurnHandlingOptions;
+  gate: PlayoutGate;
+  audioOutput: () => AudioOutput | undefined;
+  /** The speech that would be cut: the one holding the output, else one whose tools are running. */
+  target(): SpeechHandle | undefined;
+  /** True while the target is sending audio (it may be paused rather than cut). */
+  targetIsPlaying(): boolean;
+  /** An end-of-turn decision is pending: a paused speech waits for it. */
+  turnDecisionPending(): boolean;
+  trace(record: TraceRecord): void;
+  onFalseInterruption(handle: SpeechHandle): void;
+  onPausedChanged(): void;
+}
+
+/**
+ * Decides, from user activity, whether the agent's speech pauses, resumes or is cut. An interruptible
+ * speech never sends audio while the user speaks (it is paused); it is cut only once the user's speech
+ * reaches the minimum duration (without false-interruption resume) or the minimum words; otherwise it
+ * resumes, always announced by `agent_false_interruption`, within the false-interruption timeout after
+ * the user stops or when the pending end-of-turn decision lands.
+ */
+export class InterruptionPolicy {
+  private userSpeaking = false;
+  private speechMs = 0;
+  private words = 0;
+  private paused: { handle: SpeechHandle; off: () => void } | undefined;
+  private falseTimer: TimerHandle | undefined;
+  private awaitingTurnDecision = false;
+
+  constructor(private readonly deps: InterruptionPolicyDeps) {}
+
+  get pausedSpeech(): SpeechHandle | undefined {
+    return this.paused?.handle;
+  }
+
+  onUserSpeechStarted(): void {
+    this.userSpeaking = true;
+    this.speechMs = 0;
+    this.words = 0;
+    this.cancelFalseTimer();
+    this.pauseIfNeeded();
+  }
+
+  onUserSpeechProgress(speechDurationMs: number): void {
+    if (!this.userSpeaking) return;
+    this.speechMs = Math.max(this.speechMs, speechDurationMs);
+    if (this.speechMs < this.deps.options.minInterruptionDuration) return;
+    const target = this.deps.target();
+    if (!target?.interruptible) return;
+    const mayResume = this.deps.options.resumeFalseInterruption && this.deps.targetIsPlaying();
+    if (!mayResume) this.interrupt(target, 'user_speech');
+  }
+
+  onUserTranscript(text: string): void {
+    this.words = Math.max(this.words, countWords(text));
+    if (this.words < Math.max(1, this.deps.options.minInterruptionWords)) return;
+    const target = this.deps.target();
+    if (target?.interruptible && (this.userSpeaking || this.paused)) this.interrupt(target, 'user_words');
+  }
+
+  onUserSpeechEnded(): void {
+    this.userSpeaking = false;
+    if (!this.paused) return;
+    if (this.speechMs < this.deps.options.minInterruptionDuration && this.words === 0) {
+      this.resume(true);
+      return;
+    }
+    this.cancelFalseTimer();
+    this.falseTimer = this.deps.clock.setTimer(this.deps.options.falseInterruptionTimeout, () => {
+      this.falseTimer = undefined;
+      if (this.deps.turnDecisionPending()) this.awaitingTurnDecision = true;
+      else this.resume(true);
+    });
+  }
+
+  /** The user's turn was committed: a meaningful turn cuts an interruptible speech. */
+  onTurnCommitted(transcript: string): void {
+    const words = countWords(transcript);
+    this.words = Math.max(this.words, words);
+    const target = this.deps.target();
+    const reached =
+      this.words >= Math.max(1, this.deps.options.minInterruptionWords) ||
+      (words > 0 && this.speechMs >= this.deps.options.minInterruptionDuration);
+    if (target?.interruptible && reached) {
+      this.interrupt(target, 'user_turn');
+      return;
+    }
+    if (this.paused && (this.awaitingTurnDecision || !this.falseTimer)) this.resume(true);
+  }
+
+  /** The pending turn was skipped (empty): a paused speech waiting on that decision resumes. */
+  onTurnSkipped(): void {
+    if (this.paused && (this.awaitingTurnDecision || !this.falseTimer)) this.resume(true);
+  }
+
+  /** A speech is about to send a frame: it must not talk over a user who is speaking. */
+  onFrameReady(): void {
+    if (this.userSpeaking && !this.paused) this.pauseIfNeeded();
+  }
+
+  dispose(): void {
+    this.cancelFalseTimer();
+    this.paused?.off();
+    this.paused = undefined;
+    this.deps.gate.resume();
+  }
+
+  private pauseIfNeeded(): void {
+    if (this.paused) return;
+    const target = this.deps.target();
+    if (!target?.interruptible || !this.deps.targetIsPlaying()) return;
+    const off = target.onDone(() => this.release());
+    this.paused = { handle: target, off };
+    this.deps.gate.pause();
+    const output = this.deps.audioOutput();
+    if (output?.canPause) output.pause();
+    this.deps.trace({ type: 'speech_paused', speechId: target.id });
+    this.deps.onPausedChanged();
+  }
+
+  private resume(falseInterruption: boolean): void {
+    const paused = this.paused;
+    if (!paused) return;
+    this.cancelFalseTimer();
+    if (falseInterruption) this.deps.onFalseInterruption(paused.handle);
+    this.deps.trace({ type: 'speech_resumed', speechId: paused.handle.id, falseInterruption });
+    this.release();
+    const output = this.deps.audioOutput();
+    if (output?.canPause) output.resume();
+  }
+
+  /** Forgets the paused speech and opens the gate (the speech ended, was cut, or resumed). */
+  private release(): void {
+    const paused = this.paused;
+    if (!paused) return;
+    paused.off();
+    this.paused = undefined;
+    this.awaitingTurnDecision = false;
+    this.cancelFalseTimer();
+    this.deps.gate.resume();
+    this.deps.onPausedChanged();
+  }
+
+  private interrupt(target: SpeechHandle, reason: InterruptReason): void {
+    this.deps.trace({ type: 'speech_interrupt_requested', speechId: target.id, force: false, reason });
+    if (!target.requestInterrupt(reason, false)) return;
+    this.deps.trace({
+      type: 'speech_interrupted',
+      speechId: target.id,
+      reason,
+      userSpeechMs: this.speechMs,
+      userWords: this.words,
+    });
+    if (this.paused?.handle === target) {
+      // The cut speech stays silent: resuming the sink would play a buffered tail.
+      this.release();
+    }
+  }
+
+  private cancelFalseTimer(): void {
+    this.falseTimer?.cancel();
+    this.falseTimer = undefined;
+  }
+}

@@ -1,0 +1,60 @@
+/** How the session decides that the user has finished, and when the user may cut the agent off. All in ms. */
+export interface TurnHandlingOptions {
+  /**
+   * What ends a user turn: `vad` (silence after speech, refined by the turn detector when one is set),
+   * `stt` (the recognizer's end of speech / final transcript), or `manual` (`commitUserTurn()` only).
+   */
+  turnDetection: 'vad' | 'stt' | 'manual';
+  /** Silence after the last speech before a turn may be committed. */
+  minEndpointingDelay: number;
+  /** Longest wait after the last speech when the turn detector thinks the user is not done. */
+  maxEndpointingDelay: number;
+  /** User speech this long (VAD) can interrupt the agent. */
+  minInterruptionDuration: number;
+  /** This many transcribed words can interrupt the agent; 0 means any word. */
+  minInterruptionWords: number;
+  /** After the user stops, how long a paused speech waits for words before it resumes. */
+  falseInterruptionTimeout: number;
+  /** Pause on user speech and resume if it was a false interruption, instead of cutting at once. */
+  resumeFalseInterruption: boolean;
+  /** Feed the STT silence (never the VAD) while an uninterruptible speech plays. */
+  discardAudioIfUninterruptible: boolean;
+}
+
+export const defaultTurnHandling: TurnHandlingOptions = {
+  turnDetection: 'vad',
+  minEndpointingDelay: 500,
+  maxEndpointingDelay: 6000,
+  minInterruptionDuration: 500,
+  minInterruptionWords: 0,
+  falseInterruptionTimeout: 2000,
+  resumeFalseInterruption: true,
+  discardAudioIfUninterruptible: true,
+};
+
+export function resolveTurnHandling(options: Partial<TurnHandlingOptions> | undefined): TurnHandlingOptions {
+  const resolved = { ...defaultTurnHandling, ...options };
+  for (const key of [
+    'minEndpointingDelay',
+    'maxEndpointingDelay',
+    'minInterruptionDuration',
+    'minInterruptionWords',
+    'falseInterruptionTimeout',
+  ] as const) {
+    const value = resolved[key];
+    if (!Number.isFinite(value) || value < 0) {
+      throw new RangeError(`turnHandling.${key} must be a non-negative number of ms, got ${value}`);
+    }
+  }
+  if (resolved.maxEndpointingDelay < resolved.minEndpointingDelay) {
+    throw new RangeError(
+      `turnHandling.maxEndpointingDelay (${resolved.maxEndpointingDelay}) is below minEndpointingDelay (${resolved.minEndpointingDelay})`,
+    );
+  }
+  return resolved;
+}
+
+export function countWords(text: string): number {
+  const trimmed = text.trim();
+  return trimmed === '' ? 0 : trimmed.split(/\s+/u).length;
+}

@@ -1,0 +1,248 @@
+import type { AudioFrame } from '../audio/audio-frame.js';
+import { VoxwireError } from '../errors.js';
+import type { ChatContext, FunctionCall, FunctionCallOutput } from '../llm/chat-context.js';
+import type { LLM, LLMUsage, ToolChoice } from '../providers/llm.js';
+import type { TTS } from '../providers/tts.js';
+import { Channel } from '../stream/channel.js';
+import type { Clock } from '../time/clock.js';
+import type { Agent } from './agent.js';
+import { RunContext } from './run-context.js';
+import type { SessionMetrics } from './session-events.js';
+import type { SpeechHandle } from './speech-handle.js';
+import { type PlayoutDeps, type PlayoutResult, playSpeechStep } from './speech-playout.js';
+import type { SpeechScheduler } from './speech-scheduler.js';
+import { type ToolCallResult, ToolRunner } from './tool-runner.js';
+import type { TraceRecord } from './trace.js';
+import type { AgentSession } from './agent-session.js';
+import { tagErrorSource } from './error-source.js';
+
+/** No LLM is configured for the active agent or the session. */
+export class MissingProviderError extends VoxwireError {
+  override name = 'MissingProviderError';
+}
+
+export interface ReplyDeps {
+  clock: Clock;
+  // biome-ignore lint/suspicious/noExplicitAny: replies run for sessions of any user data type.
+  session: AgentSession<any>;
+  scheduler: SpeechScheduler;
+  playout: PlayoutDeps;
+  maxToolSteps: number;
+  agent(): Agent;
+  llm(): LLM | undefined;
+  tts(): TTS | undefined;
+  newId(prefix: string): string;
+  trace(record: TraceRecord): void;
+  addAssistantMessage(handle: SpeechHandle, playout: PlayoutResult): void;
+  /** Records a batch's calls and outputs in history, exactly once. */
+  recordToolBatch(handle: SpeechHandle, results: ToolCallResult[]): FunctionCallOutput[];
+  onToolCrash(error: unknown): void;
+  handoff(agent: Agent): Promise<void>;
+  metrics(metrics: SessionMetrics): void;
+  /** Marks the time a speech's tools run (it is then a target for interruptions, and not away-able). */
+  setToolPhase(handle: SpeechHandle, active: boolean): void;
+  /** Marks a step's LLM activity for the derived agent state. */
+  setGenerating(handle: SpeechHandle, active: boolean): void;
+}
+
+export interface ReplyRequest {
+  instructions?: string | undefined;
+  toolChoice?: ToolChoice | undefined;
+}
+
+export interface SayRequest {
+  text: string | AsyncIterable<string>;
+  audio?: AsyncIterable<AudioFrame> | undefined;
+  addToChatCtx: boolean;
+}
+
+/** Plays a `say()`: one step, no LLM. */
+export async function runSay(deps: ReplyDeps, handle: SpeechHandle, request: SayRequest): Promise<void> {
+  const grant = await deps.scheduler.request(handle, 1);
+  if (!grant) {
+    handle.markDone('interrupted');
+    return;
+  }
+  try {
+    const text = typeof request.text === 'string' ? once(request.text) : request.text;
+    const playout = await playSpeechStep(deps.playout, handle, {
+      text,
+      audio: request.audio,
+      tts: deps.tts(),
+    });
+    if (request.addToChatCtx) deps.addAssistantMessage(handle, playout);
+    handle.markDone(playout.interrupted ? 'interrupted' : 'played');
+  } finally {
+    grant.release();
+  }
+}
+
+/**
+ * Runs a reply: LLM -> TTS -> output, then the tools the model called, then more LLM steps with their
+ * results, up to `maxToolSteps`. The speech holds the output only while a step plays, so tools may speak.
+ */
+export async function runReply(deps: ReplyDeps, handle: SpeechHandle, request: ReplyRequest): Promise<void> {
+  let toolChoice = request.toolChoice;
+  for (let step = 1; ; step++) {
+    const grant = await deps.scheduler.request(handle, step);
+    if (!grant) break;
+    const calls: FunctionCall[] = [];
+    let runner: ToolRunner | undefined;
+    let stepError: unknown;
+    let stepPlayedResolve!: () => void;
+    const stepPlayed = new Promise<void>((resolve) => {
+      stepPlayedResolve = resolve;
+    });
+    try {
+      const agent = deps.agent();
+      const llm = deps.llm();
+      if (!llm) {
+        throw tagErrorSource(
+          new MissingProviderError('No LLM is configured: pass `llm` to the AgentSession or the Agent'),
+          'llm',
+        );
+      }
+      runner = new ToolRunner({
+        session: deps.session,
+        tools: agent.tools,
+        makeContext: (call) => new RunContext(deps.session, handle, call, () => stepPlayed),
+        onStarted: (call) =>
+          deps.trace({ type: 'tool_started', speechId: handle.id, callId: call.callId, name: call.name }),
+      });
+      const chatCtx = buildChatCtx(agent, request.instructions);
+      const text = new Channel<string>({ capacity: 256, overflow: 'block', name: `llm-text-${handle.id}` });
+      const generation = generate(deps, handle, llm, chatCtx, agent, toolChoice, text, (call) => {
+        calls.push(call);
+        runner!.start(call);
+      });
+      // Awaited below; a playout failure must not leave this rejection unobserved.
+      generation.catch(() => {});
+      try {
+        const playout = await playSpeechStep(deps.playout, handle, { text, tts: deps.tts() });
+        await generation;
+        deps.addAssistantMessage(handle, playout);
+      } finally {
+        text.dispose();
+      }
+    } catch (error) {
+      stepError = error;
+    } finally {
+      stepPlayedResolve();
+      grant.release();
+    }
+    if (calls.length > 0 && runner) {
+      deps.setToolPhase(handle, true);
+      let results: ToolCallResult[];
+      try {
+        results = await runner.results();
+      } finally {
+        deps.setToolPhase(handle, false);
+      }
+      for (const r of results) {
+        deps.trace({
+          type: 'tool_finished',
+          speechId: handle.id,
+          callId: r.call.callId,
+          name: r.call.name,
+          outcome: r.outcome,
+        });
+        if (r.crash !== undefined) deps.onToolCrash(r.crash);
+      }
+      const outputs = deps.recordToolBatch(handle, results);
+      const handoff = results.find((r) => r.handoff)?.handoff;
+      if (handoff && !stepError) {
+        await deps.handoff(handoff);
+        break;
+      }
+      const wantsReply = outputs.some((o) => o.output !== '' || o.isError);
+      if (stepError || handle.interrupted || step >= deps.maxToolSteps || !wantsReply) {
+        if (stepError) throw stepError;
+        break;
+      }
+      toolChoice = toolChoice === 'required' || typeof toolChoice === 'object' ? 'auto' : toolChoice;
+      continue;
+    }
+    if (stepError) throw stepError;
+    break;
+  }
+  handle.markDone(handle.interrupted ? 'interrupted' : 'played');
+}
+
+async function generate(
+  deps: ReplyDeps,
+  handle: SpeechHandle,
+  llm: LLM,
+  chatCtx: ChatContext,
+  agent: Agent,
+  toolChoice: ToolChoice | undefined,
+  text: Channel<string>,
+  onToolCall: (call: FunctionCall) => void,
+): Promise<void> {
+  const signal = handle.interruptSignal;
+  const startedAt = deps.clock.now();
+  let ttft: number | undefined;
+  let usage: LLMUsage | undefined;
+  deps.setGenerating(handle, true);
+  try {
+    const stream = llm.chat({
+      chatCtx,
+      tools: agent.tools,
+      ...(toolChoice !== undefined ? { toolChoice } : {}),
+      signal,
+    });
+    for await (const part of stream) {
+      if (signal.aborted) break;
+      if (ttft === undefined && (part.type === 'text_delta' || part.type === 'tool_call')) {
+        ttft = deps.clock.now() - startedAt;
+      }
+      switch (part.type) {
+        case 'text_delta':
+          await text.send(part.text, signal);
+          break;
+        case 'tool_call':
+          onToolCall({
+            type: 'function_call',
+            id: deps.newId('fnc'),
+            callId: part.callId,
+            name: part.name,
+            arguments: part.arguments,
+            createdAtMs: deps.clock.now(),
+          });
+          break;
+        case 'usage':
+          usage = part.usage;
+          break;
+        case 'finish':
+          break;
+      }
+    }
+    text.close();
+  } catch (error) {
+    if (signal.aborted) text.close();
+    else text.fail(tagErrorSource(error, 'llm'));
+    if (!signal.aborted) throw error;
+  } finally {
+    deps.setGenerating(handle, false);
+    deps.metrics({
+      type: 'llm',
+      speechId: handle.id,
+      label: llm.label,
+      ttftMs: ttft,
+      durationMs: deps.clock.now() - startedAt,
+      usage,
+    });
+  }
+}
+
+function buildChatCtx(agent: Agent, extraInstructions: string | undefined): ChatContext {
+  const chatCtx = agent.chatCtx.copy();
+  const instructions = extraInstructions
+    ? `${agent.instructions}\n\n${extraInstructions}`
+    : agent.instructions;
+  if (instructions.trim() !== '') chatCtx.setInstructions(instructions);
+  return chatCtx;
+}
+
+async function* once(text: string): AsyncGenerator<string> {
+  yield text;
+}

@@ -1,0 +1,650 @@
+import type { AudioFrame } from '../audio/audio-frame.js';
+import { SessionClosedError } from '../errors.js';
+import type { ChatItem, ChatMessage, FunctionCallOutput } from '../llm/chat-context.js';
+import type { STTEvent } from '../providers/stt.js';
+import type { TTS, TTSStream } from '../providers/tts.js';
+import type { VADEvent } from '../providers/vad.js';
+import type { TimerHandle } from '../time/clock.js';
+import { waitAtMost } from './abortable.js';
+import { type Agent, StopResponse } from './agent.js';
+import type { AgentSession, SessionStartOptions } from './agent-session.js';
+import type { AgentTask } from './agent-task.js';
+import { InputPipeline } from './input-pipeline.js';
+import { InterruptionPolicy } from './interruption-policy.js';
+import type { AudioOutput, TextOutput } from './io.js';
+import { PlayoutGate } from './playout-gate.js';
+import { type ReplyDeps, type ReplyRequest, runReply, runSay, type SayRequest } from './reply-pipeline.js';
+import type { RunContext } from './run-context.js';
+import { runInScope } from './run-scope.js';
+import type { AgentState, SessionMetrics } from './session-events.js';
+import { SpeechHandle } from './speech-handle.js';
+import type { PlayoutDeps, PlayoutResult } from './speech-playout.js';
+import { SpeechScheduler } from './speech-scheduler.js';
+import type { ToolCallResult } from './tool-runner.js';
+import type { InterruptReason, TraceRecord } from './trace.js';
+import { type CommittedTurn, type UserState, UserTurnTracker } from './user-turn-tracker.js';
+import { openTtsStream } from './tts-stream.js';
+import { errorSourceOf } from './error-source.js';
+import { currentRunScope } from './run-scope.js';
+import type { AudioInput } from './io.js';
+
+/**
+ * The wiring of a started session: it routes input events to the turn tracker and the interruption
+ * policy, turns committed turns into replies, and keeps the derived agent state. Every task it starts is
+ * tracked so `close()` can end them within its deadline.
+ */
+export class SessionRuntime {
+  agent: Agent;
+  readonly audioOutput: AudioOutput | undefined;
+  readonly textOutput: TextOutput | undefined;
+  private readonly audioInput: AudioInput | undefined;
+  private readonly gate = new PlayoutGate();
+  private readonly scheduler: SpeechScheduler;
+  private readonly tracker: UserTurnTracker;
+  private readonly policy: InterruptionPolicy;
+  private readonly input: InputPipeline;
+  private readonly replyDeps: ReplyDeps;
+  private readonly live = new Set<SpeechHandle>();
+  private readonly tasks = new Set<Promise<unknown>>();
+  private readonly generating = new Set<SpeechHandle>();
+  private readonly toolPhase = new Set<SpeechHandle>();
+  private readonly closeController = new AbortController();
+  private playing: SpeechHandle | undefined;
+  private state: AgentState = 'initializing';
+  private inputActive: boolean;
+  private awayTimer: TimerHandle | undefined;
+  private lastSpeechAt: number | undefined;
+  private activeTasks = 0;
+
+  constructor(
+    // biome-ignore lint/suspicious/noExplicitAny: the runtime serves sessions of any user data type.
+    private readonly session: AgentSession<any>,
+    options: SessionStartOptions,
+  ) {
+    this.agent = options.agent;
+    this.audioOutput = options.output?.audio;
+    this.textOutput = options.output?.text;
+    this.audioInput = options.input?.audio;
+    this.inputActive = this.audioInput !== undefined;
+    const clock = session.clock;
+    const trace = (record: TraceRecord) => this.trace(record);
+    this.scheduler = new SpeechScheduler({
+      onQueued: (h) => trace({ type: 'speech_queued', speechId: h.id, priority: h.priority }),
+      onGranted: (g) => {
+        trace({ type: 'speech_authorized', speechId: g.handle.id, step: g.step });
+        this.refreshState();
+      },
+      onReleased: (g) => {
+        trace({ type: 'speech_released', speechId: g.handle.id, step: g.step });
+        if (this.playing === g.handle) this.playing = undefined;
+        this.refreshState();
+      },
+    });
+    this.tracker = new UserTurnTracker({
+      clock,
+      options: session.turnHandling,
+      turnDetector: () => this.agent.turnDetector ?? session.options.turnDetector,
+      chatCtxWithPendingTurn: (text) => {
+        const ctx = this.agent.chatCtx.copy({ excludeFunctionCalls: true });
+        ctx.addMessage({ role: 'user', content: text, createdAtMs: clock.now() });
+        return ctx;
+      },
+      nextTurnId: () => session.ids('turn'),
+      trace,
+      onUserStateChanged: (oldState, newState) => {
+        session.emit('user_state_changed', { oldState, newState, atMs: clock.now() });
+        this.refreshAway();
+      },
+      onTranscript: (transcript, isFinal, language) =>
+        session.emit('user_input_transcribed', { transcript, isFinal, language, atMs: clock.now() }),
+      onTurnCommitted: (turn) => this.onTurnCommitted(turn),
+      onLateFinal: (turnId, transcript) => this.onLateFinal(turnId, transcript),
+      onError: (error) => session.reportError('turn_detector', error, true),
+    });
+    this.policy = new InterruptionPolicy({
+      clock,
+      options: session.turnHandling,
+      gate: this.gate,
+      audioOutput: () => this.audioOutput,
+      target: () => this.scheduler.current ?? [...this.toolPhase].pop(),
+      targetIsPlaying: () => this.playing !== undefined && this.playing === this.scheduler.current,
+      turnDecisionPending: () => this.tracker.endpointingPending,
+      trace,
+      onFalseInterruption: (handle) =>
+        session.emit('agent_false_interruption', { speechId: handle.id, resumed: true, atMs: clock.now() }),
+      onPausedChanged: () => this.refreshState(),
+    });
+    this.input = new InputPipeline({
+      clock,
+      vad: () => this.agent.vad ?? session.options.vad,
+      stt: () => this.agent.stt ?? session.options.stt,
+      language: () => session.options.language,
+      discardForStt: () =>
+        session.turnHandling.discardAudioIfUninterruptible &&
+        this.playing !== undefined &&
+        !this.playing.interruptible,
+      onVadEvent: (event) => this.onVadEvent(event),
+      onSttEvent: (event) => this.onSttEvent(event),
+      onVadLost: () => {
+        this.tracker.onSpeechSourceLost();
+        this.policy.onUserSpeechEnded();
+      },
+      onInputEnded: () => {
+        this.inputActive = false;
+        this.refreshState();
+      },
+      onError: (source, error, recoverable) => session.reportError(source, error, recoverable),
+      trace,
+    });
+    const playout: PlayoutDeps = {
+      clock,
+      audioOutput: this.audioOutput,
+      textOutput: this.textOutput,
+      gate: this.gate,
+      interruptedPlayoutTimeoutMs: session.options.interruptedPlayoutTimeout ?? 1000,
+      playoutWatchdogSlackMs: session.options.playoutWatchdogSlack ?? 2000,
+      onFrame: (handle, frame) => this.onFrame(handle, frame),
+      onFirstFrame: (handle) => this.onFirstFrame(handle),
+      beforeFrame: () => this.policy.onFrameReady(),
+      onTtsFirstByte: (handle, ttfbMs) =>
+        this.metrics({ type: 'tts', speechId: handle.id, label: this.tts()?.label ?? 'tts', ttfbMs }),
+      onWatchdog: (handle, waitedMs) =>
+        session.reportError(
+          'audio_output',
+          new Error(`audio output did not report the end of playout of ${handle.id} within ${waitedMs} ms`),
+          true,
+        ),
+      openTts: (tts, signal) => this.openTts(tts, signal),
+    };
+    this.replyDeps = {
+      clock,
+      session,
+      scheduler: this.scheduler,
+      playout,
+      maxToolSteps: session.options.maxToolSteps ?? 3,
+      agent: () => this.agent,
+      llm: () => this.agent.llm ?? session.options.llm,
+      tts: () => this.tts(),
+      newId: (prefix) => session.ids(prefix),
+      trace,
+      addAssistantMessage: (handle, result) => this.addAssistantMessage(handle, result),
+      recordToolBatch: (handle, results) => this.recordToolBatch(handle, results),
+      onToolCrash: (error) => session.reportError('tool', error, true),
+      handoff: (agent) => this.handoff(agent),
+      metrics: (m) => this.metrics(m),
+      setToolPhase: (handle, active) => {
+        if (active) this.toolPhase.add(handle);
+        else this.toolPhase.delete(handle);
+        this.refreshState();
+      },
+      setGenerating: (handle, active) => {
+        if (active) this.generating.add(handle);
+        else this.generating.delete(handle);
+        this.refreshState();
+      },
+    };
+  }
+
+  get userState(): UserState {
+    return this.tracker.userState;
+  }
+
+  get agentState(): AgentState {
+    return this.state;
+  }
+
+  get currentSpeech(): SpeechHandle | undefined {
+    return this.scheduler.current;
+  }
+
+  async start(): Promise<void> {
+    this.tracker.setVadPresent((this.agent.vad ?? this.session.options.vad) !== undefined);
+    this.input.start(this.audioInput);
+    await this.activate(this.agent, undefined);
+    this.refreshState();
+  }
+
+  startSay(handle: SpeechHandle, request: SayRequest): void {
+    this.launch(handle, () => runSay(this.replyDeps, handle, request));
+  }
+
+  startReply(handle: SpeechHandle, request: ReplyRequest): void {
+    this.launch(handle, () => runReply(this.replyDeps, handle, request));
+  }
+
+  newUserMessage(text: string): ChatMessage {
+    return {
+      type: 'message',
+      id: this.session.ids('msg'),
+      role: 'user',
+      content: [text],
+      interrupted: false,
+      createdAtMs: this.session.clock.now(),
+    };
+  }
+
+  addItem(item: ChatItem): void {
+    this.agent.chatCtx.insert(item);
+    if (this.session.history.getById(item.id) === undefined) this.session.history.insert(item);
+    this.session.emit('conversation_item_added', { item, atMs: this.session.clock.now() });
+  }
+
+  async interruptAll(force: boolean, reason: InterruptReason): Promise<void> {
+    const targets = [...this.live].filter((h) => !h.done());
+    for (const handle of targets) {
+      this.trace({ type: 'speech_interrupt_requested', speechId: handle.id, force, reason });
+      if (handle.requestInterrupt(reason, force))
+        this.trace({ type: 'speech_interrupted', speechId: handle.id, reason });
+    }
+    const stopping = targets.filter((h) => h.interrupted).map((h) => h.waitForPlayout().catch(() => {}));
+    await waitAtMost(
+      this.session.clock,
+      Promise.all(stopping),
+      this.replyDeps.playout.interruptedPlayoutTimeoutMs * 2,
+    );
+  }
+
+  commitUserTurn(): void {
+    this.input.flushStt();
+    this.tracker.commitNow();
+  }
+
+  clearUserTurn(): void {
+    this.tracker.clear();
+  }
+
+  async handoff(next: Agent): Promise<void> {
+    const previous = this.agent;
+    if (next === previous) return;
+    await this.runHook('onExit', () => previous.onExit());
+    previous.attachedSession = undefined;
+    this.addItem({
+      type: 'agent_handoff',
+      id: this.session.ids('handoff'),
+      oldAgentId: previous.id,
+      newAgentId: next.id,
+      createdAtMs: this.session.clock.now(),
+    });
+    await this.activate(next, previous);
+  }
+
+  async runTask<Result>(task: AgentTask<Result>, runContext: RunContext | undefined): Promise<Result> {
+    if (this.closeController.signal.aborted) throw new SessionClosedError();
+    const parentSpeech = runContext?.speechHandle;
+    const release = parentSpeech?.holdInterruptions();
+    if (parentSpeech)
+      this.trace({ type: 'interruption_hold', speechId: parentSpeech.id, holds: parentSpeech.holdCount });
+    this.trace({ type: 'task_started', taskId: task.id, parentSpeechId: parentSpeech?.id });
+    const parent = this.agent;
+    this.activeTasks++;
+    let outcome: 'completed' | 'failed' | 'cancelled' = 'failed';
+    try {
+      await this.activate(task, parent);
+      const result = await raceSignal(task.result, this.closeController.signal);
+      outcome = 'completed';
+      return result;
+    } catch (error) {
+      if (this.closeController.signal.aborted) {
+        outcome = 'cancelled';
+        throw new SessionClosedError('The session closed while an AgentTask was running');
+      }
+      throw error;
+    } finally {
+      this.activeTasks--;
+      this.trace({ type: 'task_finished', taskId: task.id, outcome });
+      if (this.agent === task && !this.closeController.signal.aborted) {
+        await this.runHook('onExit', () => task.onExit());
+        task.attachedSession = undefined;
+        this.agent = parent;
+      }
+      release?.();
+      if (parentSpeech)
+        this.trace({ type: 'interruption_hold', speechId: parentSpeech.id, holds: parentSpeech.holdCount });
+      this.refreshState();
+    }
+  }
+
+  async close(reason: string, timeoutMs: number): Promise<void> {
+    const clock = this.session.clock;
+    this.trace({ type: 'close_requested', reason });
+    this.closeController.abort(new SessionClosedError());
+    this.scheduler.close();
+    for (const handle of [...this.live]) {
+      if (handle.requestInterrupt('close', true))
+        this.trace({ type: 'speech_interrupted', speechId: handle.id, reason: 'close' });
+    }
+    this.policy.dispose();
+    this.tracker.dispose();
+    this.awayTimer?.cancel();
+    const settled = Promise.allSettled([this.input.close(), ...this.tasks]);
+    await waitAtMost(clock, settled, timeoutMs);
+    for (const handle of [...this.live]) {
+      this.trace({ type: 'speech_done', speechId: handle.id, outcome: 'interrupted' });
+      handle.markDone('interrupted');
+    }
+    await waitAtMost(
+      clock,
+      this.runHook('onExit', () => this.agent.onExit()),
+      Math.max(0, timeoutMs / 5),
+    );
+    this.setAgentState('idle');
+  }
+
+  // ---- input events ----
+
+  private onVadEvent(event: VADEvent): void {
+    switch (event.type) {
+      case 'start_of_speech':
+        this.tracker.onVadStartOfSpeech(event.speechDurationMs);
+        this.policy.onUserSpeechStarted();
+        break;
+      case 'inference_done':
+        if (event.speaking) this.policy.onUserSpeechProgress(event.speechDurationMs);
+        break;
+      case 'end_of_speech':
+        this.tracker.onVadEndOfSpeech(event.silenceDurationMs);
+        this.policy.onUserSpeechEnded();
+        break;
+    }
+  }
+
+  private onSttEvent(event: STTEvent): void {
+    const hasVad = (this.agent.vad ?? this.session.options.vad) !== undefined;
+    switch (event.type) {
+      case 'start_of_speech':
+        this.tracker.onSttStartOfSpeech();
+        if (!hasVad) this.policy.onUserSpeechStarted();
+        break;
+      case 'end_of_speech':
+        this.tracker.onSttEndOfSpeech();
+        if (!hasVad) this.policy.onUserSpeechEnded();
+        break;
+      case 'interim_transcript':
+      case 'final_transcript': {
+        const best = event.alternatives[0];
+        const text = best?.text ?? '';
+        if (event.type === 'interim_transcript') this.tracker.onInterimTranscript(text, best?.language);
+        else this.tracker.onFinalTranscript(text, best?.language);
+        if (text.trim() !== '') this.policy.onUserTranscript(this.tracker.pendingTranscript || text);
+        break;
+      }
+      case 'recognition_usage':
+        break;
+    }
+  }
+
+  private onTurnCommitted(turn: CommittedTurn): void {
+    const clock = this.session.clock;
+    this.trace({
+      type: 'user_turn_committed',
+      turnId: turn.turnId,
+      transcript: turn.transcript,
+      lastSpeechMs: turn.lastSpeechAtMs,
+    });
+    if (turn.lastSpeechAtMs !== undefined) {
+      this.lastSpeechAt = turn.lastSpeechAtMs;
+      this.metrics({
+        type: 'eou',
+        turnId: turn.turnId,
+        endOfUtteranceDelayMs: turn.committedAtMs - turn.lastSpeechAtMs,
+        transcriptionDelayMs:
+          turn.finalTranscriptAtMs !== undefined
+            ? Math.max(0, turn.finalTranscriptAtMs - turn.lastSpeechAtMs)
+            : undefined,
+      });
+    }
+    this.policy.onTurnCommitted(turn.transcript);
+    if (turn.transcript === '') {
+      this.trace({ type: 'user_turn_skipped', turnId: turn.turnId, reason: 'empty_transcript' });
+      this.policy.onTurnSkipped();
+      return;
+    }
+    // A newer turn supersedes replies to older turns that have not been heard yet.
+    for (const handle of this.scheduler.queuedHandles) {
+      if (handle.source === 'user_turn' && handle.requestInterrupt('user_turn', false)) {
+        this.trace({ type: 'speech_interrupted', speechId: handle.id, reason: 'user_turn' });
+      }
+    }
+    const message: ChatMessage = { ...this.newUserMessage(turn.transcript), createdAtMs: clock.now() };
+    const agent = this.agent;
+    const task = (async () => {
+      let skip: string | undefined;
+      await this.runHook(
+        'onUserTurnCompleted',
+        () => agent.onUserTurnCompleted(agent.chatCtx.copy(), message),
+        (error) => {
+          if (error instanceof StopResponse) skip = error.message;
+          else return true;
+          return false;
+        },
+      );
+      if (this.closeController.signal.aborted) return;
+      this.addItem(message);
+      if (skip !== undefined) {
+        this.trace({ type: 'user_turn_skipped', turnId: turn.turnId, reason: `stop_response: ${skip}` });
+        return;
+      }
+      const handle = new SpeechHandle({
+        id: this.session.ids('speech'),
+        allowInterruptions: true,
+        source: 'user_turn',
+        turnId: turn.turnId,
+      });
+      this.trace({ type: 'reply_started', turnId: turn.turnId, speechId: handle.id });
+      this.startReply(handle, {});
+    })();
+    this.track(task);
+  }
+
+  private onLateFinal(turnId: string, transcript: string): void {
+    const message = [...this.session.history.items]
+      .reverse()
+      .find((i) => i.type === 'message' && i.role === 'user');
+    if (message?.type !== 'message') return;
+    const updated: ChatMessage = { ...message, content: [transcript] };
+    this.session.history.replace(updated);
+    this.agent.chatCtx.replace(updated);
+    this.trace({ type: 'user_turn_committed', turnId, transcript, lastSpeechMs: this.lastSpeechAt });
+  }
+
+  // ---- output side ----
+
+  private onFirstFrame(handle: SpeechHandle): void {
+    this.playing = handle;
+    this.refreshState();
+    if (handle.turnId !== undefined && this.lastSpeechAt !== undefined && handle.source === 'user_turn') {
+      this.metrics({
+        type: 'turn',
+        turnId: handle.turnId,
+        speechId: handle.id,
+        endToEndLatencyMs: this.session.clock.now() - this.lastSpeechAt,
+      });
+    }
+  }
+
+  private onFrame(handle: SpeechHandle, frame: AudioFrame): void {
+    this.trace({
+      type: 'speech_frame',
+      speechId: handle.id,
+      durationMs: frame.durationMs,
+      allowInterruptions: handle.allowInterruptions,
+    });
+  }
+
+  private addAssistantMessage(handle: SpeechHandle, result: PlayoutResult): void {
+    const text = result.interrupted ? result.playedText : result.fullText;
+    if (text.trim() === '') return;
+    this.addItem({
+      type: 'message',
+      id: this.session.ids('msg'),
+      role: 'assistant',
+      content: [text],
+      interrupted: result.interrupted,
+      createdAtMs: this.session.clock.now(),
+    });
+    void handle;
+  }
+
+  private recordToolBatch(handle: SpeechHandle, results: ToolCallResult[]): FunctionCallOutput[] {
+    const clock = this.session.clock;
+    const outputs: FunctionCallOutput[] = [];
+    const calls = [];
+    for (const r of results) {
+      if (this.session.history.hasOutputFor(r.call.callId)) continue;
+      this.addItem({ ...r.call, createdAtMs: clock.now() });
+      const output: FunctionCallOutput = {
+        type: 'function_call_output',
+        id: this.session.ids('fnc_out'),
+        createdAtMs: clock.now(),
+        ...r.output,
+      };
+      this.addItem(output);
+      outputs.push(output);
+      calls.push(r.call);
+    }
+    this.session.emit('function_tools_executed', {
+      speechId: handle.id,
+      functionCalls: calls,
+      functionCallOutputs: outputs,
+      atMs: clock.now(),
+    });
+    return outputs;
+  }
+
+  private tts(): TTS | undefined {
+    return this.agent.tts ?? this.session.options.tts;
+  }
+
+  private openTts(tts: TTS, signal: AbortSignal): TTSStream {
+    return openTtsStream(tts, signal);
+  }
+
+  // ---- lifecycle helpers ----
+
+  private launch(handle: SpeechHandle, run: () => Promise<void>): void {
+    this.live.add(handle);
+    handle.isCurrentToolContext = () => currentRunScope()?.runContext?.speechHandle === handle;
+    handle.onDone(() => {
+      this.live.delete(handle);
+      this.trace({
+        type: 'speech_done',
+        speechId: handle.id,
+        outcome: handle.outcome ?? 'played',
+        ...(handle.outcome === 'failed' ? { error: String(handle.error) } : {}),
+      });
+      this.refreshState();
+    });
+    this.session.emit('speech_created', {
+      speechHandle: handle,
+      source: handle.source,
+      atMs: this.session.clock.now(),
+    });
+    const task = runInScope({ session: this.session, runContext: undefined }, run).catch((error: unknown) => {
+      this.session.reportError(errorSourceOf(error), error, true);
+      handle.markDone('failed', error);
+    });
+    this.track(task);
+  }
+
+  private track(task: Promise<unknown>): void {
+    this.tasks.add(task);
+    void task.finally(() => this.tasks.delete(task));
+  }
+
+  private async activate(agent: Agent, previous: Agent | undefined): Promise<void> {
+    if (previous && agent.inheritsChatCtx && agent.chatCtx.items.length === 0) {
+      for (const item of previous.chatCtx.copy({ excludeInstructions: true }).items)
+        agent.chatCtx.insert(item);
+    }
+    this.agent = agent;
+    agent.attachedSession = this.session;
+    const vadChanged = previous && (agent.vad ?? undefined) !== (previous.vad ?? undefined);
+    const sttChanged = previous && (agent.stt ?? undefined) !== (previous.stt ?? undefined);
+    if (vadChanged || sttChanged) this.input.reopenStreams();
+    await this.runHook('onEnter', () => agent.onEnter());
+  }
+
+  /** Runs an agent hook in the session's scope; a throwing hook is reported, never fatal. */
+  private async runHook(
+    name: string,
+    fn: () => Promise<void>,
+    isReportable: (error: unknown) => boolean = () => true,
+  ): Promise<void> {
+    try {
+      await runInScope({ session: this.session, runContext: undefined }, fn);
+    } catch (error) {
+      if (isReportable(error))
+        this.session.reportError('session', new Error(`Agent.${name} failed`, { cause: error }), true);
+    }
+  }
+
+  private metrics(metrics: SessionMetrics): void {
+    this.session.emit('metrics_collected', { metrics, atMs: this.session.clock.now() });
+  }
+
+  private trace(record: TraceRecord): void {
+    this.session.options.onTrace?.({ ...record, atMs: this.session.clock.now() } as never);
+  }
+
+  /** The agent state is derived, never set ad hoc: speaking only while a speech's frames flow. */
+  private refreshState(): void {
+    if (this.closeController.signal.aborted) return;
+    const toolsRunning = [...this.live].some((h) => this.toolPhase.has(h));
+    let next: AgentState;
+    if (this.playing && !this.gate.paused) next = 'speaking';
+    else if (this.generating.size > 0 || toolsRunning || this.scheduler.current) next = 'thinking';
+    else next = this.inputActive ? 'listening' : 'idle';
+    this.setAgentState(next);
+    this.refreshAway();
+  }
+
+  private setAgentState(next: AgentState): void {
+    if (next === this.state) return;
+    const old = this.state;
+    this.state = next;
+    this.session.emit('agent_state_changed', {
+      oldState: old,
+      newState: next,
+      atMs: this.session.clock.now(),
+    });
+  }
+
+  private refreshAway(): void {
+    const timeout =
+      this.session.options.userAwayTimeout === undefined ? 15000 : this.session.options.userAwayTimeout;
+    const quiet =
+      this.tracker.userState !== 'speaking' &&
+      (this.state === 'listening' || this.state === 'idle') &&
+      this.activeTasks === 0 &&
+      this.toolPhase.size === 0;
+    if (!quiet) {
+      this.awayTimer?.cancel();
+      this.awayTimer = undefined;
+      this.tracker.setAway(false);
+      return;
+    }
+    if (timeout === null || this.awayTimer || this.tracker.userState === 'away') return;
+    this.awayTimer = this.session.clock.setTimer(timeout, () => {
+      this.awayTimer = undefined;
+      this.tracker.setAway(true);
+    });
+  }
+}
+
+function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}

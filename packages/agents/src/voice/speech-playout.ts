@@ -1,0 +1,223 @@
+import type { AudioFrame } from '../audio/audio-frame.js';
+import { isAbortError } from '../errors.js';
+import type { TTS, TTSStream } from '../providers/tts.js';
+import type { Clock } from '../time/clock.js';
+import { raceAbort, waitAtMost } from './abortable.js';
+import type { AudioOutput, TextOutput } from './io.js';
+import type { PlayoutGate } from './playout-gate.js';
+import type { SpeechHandle } from './speech-handle.js';
+import { TranscriptSync } from './transcript-sync.js';
+import { tagErrorSource } from './error-source.js';
+import { AudioResampler } from '../audio/resampler.js';
+
+export interface PlayoutDeps {
+  clock: Clock;
+  audioOutput: AudioOutput | undefined;
+  textOutput: TextOutput | undefined;
+  gate: PlayoutGate;
+  /** How long an interrupted segment may take to report that playback stopped. */
+  interruptedPlayoutTimeoutMs: number;
+  /** Slack on top of the audio's own duration before a silent sink is given up on. */
+  playoutWatchdogSlackMs: number;
+  onFrame(handle: SpeechHandle, frame: AudioFrame): void;
+  onFirstFrame(handle: SpeechHandle): void;
+  /** Last chance to hold a frame back (the user may be speaking). */
+  beforeFrame(handle: SpeechHandle): void;
+  onTtsFirstByte(handle: SpeechHandle, ttfbMs: number): void;
+  onWatchdog(handle: SpeechHandle, waitedMs: number): void;
+  /** Opens a streaming TTS, adapting non-streaming providers. */
+  openTts(tts: TTS, signal: AbortSignal): TTSStream;
+}
+
+export interface PlayoutSource {
+  /** Text as it is generated (LLM deltas) or all at once (say). */
+  text: AsyncIterable<string>;
+  /** Pre-rendered audio to play instead of synthesizing the text. */
+  audio?: AsyncIterable<AudioFrame> | undefined;
+  tts: TTS | undefined;
+}
+
+export interface PlayoutResult {
+  /** Everything the step meant to say. */
+  fullText: string;
+  /** What the user heard: all of it, or the part played before an interruption. */
+  playedText: string;
+  playedMs: number;
+  interrupted: boolean;
+  /** Resolves when the audio has actually stopped (tools await it through RunContext). */
+  sentAnyAudio: boolean;
+}
+
+/**
+ * Plays one step of a speech: text -> TTS -> output, streamed, held while the gate is paused, and cut
+ * at once when the speech is interrupted. Every wait races the speech's interrupt signal or a deadline,
+ * so a stalled provider or a sink that never reports playback cannot hold the step forever.
+ */
+export async function playSpeechStep(
+  deps: PlayoutDeps,
+  handle: SpeechHandle,
+  source: PlayoutSource,
+): Promise<PlayoutResult> {
+  const signal = handle.interruptSignal;
+  const sync = new TranscriptSync(deps.textOutput);
+  const output = deps.audioOutput;
+  let sentMs = 0;
+  let sentFrames = 0;
+  let streamError: unknown;
+  let resampler: AudioResampler | undefined;
+  // Frames go out at the sink's rate; the resampler keeps its filter state across the step's frames.
+  const conform = (frame: AudioFrame): AudioFrame | undefined => {
+    const rate = output?.sampleRate;
+    if (rate === undefined || frame.sampleRate === rate) return frame;
+    if (!resampler || resampler.inputRate !== frame.sampleRate) {
+      resampler = new AudioResampler(frame.sampleRate, rate, { channels: frame.channels });
+    }
+    return resampler.push(frame)[0];
+  };
+
+  const frames = source.audio ?? (source.tts && output ? synthesize(deps, handle, source, sync) : undefined);
+  if (!frames) {
+    // Text-only session: the transcript is the whole of the speech.
+    for await (const text of source.text) {
+      if (signal.aborted) break;
+      sync.pushText(text);
+    }
+    if (!source.audio) sync.markTextComplete();
+    sync.revealAll();
+    return {
+      fullText: sync.fullText,
+      playedText: sync.fullText,
+      playedMs: 0,
+      interrupted: handle.interrupted,
+      sentAnyAudio: false,
+    };
+  }
+  if (source.audio) void collectText(source.text, sync);
+
+  try {
+    for await (const produced of frames) {
+      if (signal.aborted) break;
+      if (produced.samplesPerChannel === 0) continue;
+      const frame = conform(produced);
+      if (!frame) continue;
+      deps.beforeFrame(handle);
+      await deps.gate.waitOpen(signal);
+      if (!output) break;
+      await raceAbort(output.captureFrame(frame), signal);
+      if (sentFrames === 0) deps.onFirstFrame(handle);
+      sentFrames++;
+      sentMs += frame.durationMs;
+      if (source.audio) sync.pushAudio(frame.durationMs);
+      deps.onFrame(handle, frame);
+      sync.revealUntil(sentMs);
+    }
+  } catch (error) {
+    if (!signal.aborted && !isAbortError(error)) streamError = error;
+  }
+
+  if (!output || sentFrames === 0) {
+    if (streamError) throw streamError;
+    const interrupted = handle.interrupted;
+    if (!interrupted) sync.revealAll();
+    return {
+      fullText: sync.fullText,
+      playedText: interrupted ? '' : sync.fullText,
+      playedMs: 0,
+      interrupted,
+      sentAnyAudio: false,
+    };
+  }
+
+  if (!signal.aborted && !streamError) {
+    output.flush();
+    const waitMs = sentMs + deps.playoutWatchdogSlackMs;
+    try {
+      const playout = output.waitForPlayout();
+      let finished = await raceAbort(waitAtMost(deps.clock, playout, waitMs), signal);
+      // Time spent paused (the user talking) does not count against a sink that stopped reporting.
+      while (finished === undefined && deps.gate.paused) {
+        finished = await raceAbort(waitAtMost(deps.clock, playout, waitMs), signal);
+      }
+      if (finished === undefined) deps.onWatchdog(handle, waitMs);
+      sync.revealAll();
+      return {
+        fullText: sync.fullText,
+        playedText: sync.fullText,
+        playedMs: finished?.playbackPositionMs ?? sentMs,
+        interrupted: false,
+        sentAnyAudio: true,
+      };
+    } catch {
+      // Interrupted while the tail was playing: fall through and cut it.
+    }
+  }
+
+  output.clearBuffer();
+  const stopped = await waitAtMost(deps.clock, output.waitForPlayout(), deps.interruptedPlayoutTimeoutMs);
+  const playedMs = Math.min(sentMs, stopped?.playbackPositionMs ?? sentMs);
+  sync.revealUntil(playedMs);
+  deps.textOutput?.flush();
+  if (streamError && !handle.interrupted) throw streamError;
+  return {
+    fullText: sync.fullText,
+    playedText: sync.textAt(playedMs),
+    playedMs,
+    interrupted: true,
+    sentAnyAudio: true,
+  };
+}
+
+async function* synthesize(
+  deps: PlayoutDeps,
+  handle: SpeechHandle,
+  source: PlayoutSource,
+  sync: TranscriptSync,
+): AsyncGenerator<AudioFrame> {
+  const signal = handle.interruptSignal;
+  const tts = deps.openTts(source.tts!, signal);
+  const startedAt = deps.clock.now();
+  let first = true;
+  const feeding = (async () => {
+    try {
+      for await (const text of source.text) {
+        if (signal.aborted) return;
+        sync.pushText(text);
+        tts.pushText(text);
+      }
+      sync.markTextComplete();
+      tts.endInput();
+    } catch (error) {
+      await tts.close();
+      throw error;
+    }
+  })();
+  let feedError: unknown;
+  feeding.catch((error: unknown) => {
+    feedError = error;
+  });
+  try {
+    for await (const chunk of tts) {
+      if (first) {
+        first = false;
+        deps.onTtsFirstByte(handle, deps.clock.now() - startedAt);
+      }
+      sync.pushAudio(chunk.frame.durationMs);
+      yield chunk.frame;
+      if (signal.aborted) return;
+    }
+    await feeding;
+    if (feedError) throw feedError;
+  } catch (error) {
+    throw tagErrorSource(error, feedError === error ? 'llm' : 'tts');
+  } finally {
+    await tts.close();
+  }
+}
+
+async function collectText(text: AsyncIterable<string>, sync: TranscriptSync): Promise<void> {
+  try {
+    for await (const piece of text) sync.pushText(piece);
+  } finally {
+    sync.markTextComplete();
+  }
+}

@@ -1,0 +1,125 @@
+import type { SpeechHandle } from './speech-handle.js';
+
+interface Request {
+  readonly handle: SpeechHandle;
+  readonly step: number;
+  readonly seq: number;
+  readonly resolve: (grant: OutputGrant | undefined) => void;
+  readonly unsubscribe: () => void;
+}
+
+/** Permission for one step of one speech to send audio to the output. Release it exactly once. */
+export interface OutputGrant {
+  readonly handle: SpeechHandle;
+  readonly step: number;
+  release(): void;
+}
+
+/**
+ * Decides which speech may use the audio output. One grant at a time, highest priority first, then in
+ * request order. A speech holds the output only while one of its steps plays, never while its tools
+ * run, so a tool can `say()` and await it without a circular wait. A queued request whose speech is
+ * interrupted or ends is dropped at once, so the queue never stalls behind a handle that cannot play.
+ */
+export class SpeechScheduler {
+  private readonly queue: Request[] = [];
+  private active: OutputGrant | undefined;
+  private seq = 0;
+  private closed = false;
+
+  constructor(
+    private readonly hooks: {
+      onQueued?(handle: SpeechHandle): void;
+      onGranted?(grant: OutputGrant): void;
+      onReleased?(grant: OutputGrant): void;
+    } = {},
+  ) {}
+
+  /** The speech whose step currently holds the output, if any. */
+  get current(): SpeechHandle | undefined {
+    return this.active?.handle;
+  }
+
+  get queuedHandles(): SpeechHandle[] {
+    return this.queue.map((r) => r.handle);
+  }
+
+  get idle(): boolean {
+    return this.active === undefined && this.queue.length === 0;
+  }
+
+  /**
+   * Resolves with a grant when the step may play, or with `undefined` when the speech ended or was
+   * interrupted before its turn (or the scheduler closed).
+   */
+  request(handle: SpeechHandle, step: number): Promise<OutputGrant | undefined> {
+    if (this.closed || handle.done() || handle.interrupted) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const drop = (): void => {
+        const i = this.queue.indexOf(request);
+        if (i >= 0) {
+          this.queue.splice(i, 1);
+          request.unsubscribe();
+          resolve(undefined);
+        }
+      };
+      const offDone = handle.onDone(drop);
+      const offInterrupt = handle.onInterrupt(drop);
+      const request: Request = {
+        handle,
+        step,
+        seq: this.seq++,
+        resolve,
+        unsubscribe: () => {
+          offDone();
+          offInterrupt();
+        },
+      };
+      this.insert(request);
+      this.hooks.onQueued?.(handle);
+      this.pump();
+    });
+  }
+
+  /** Rejects every queued request and grants nothing more. */
+  close(): void {
+    this.closed = true;
+    const pending = this.queue.splice(0);
+    for (const request of pending) {
+      request.unsubscribe();
+      request.resolve(undefined);
+    }
+  }
+
+  private insert(request: Request): void {
+    let i = this.queue.length;
+    while (i > 0 && outranks(request, this.queue[i - 1]!)) i--;
+    this.queue.splice(i, 0, request);
+  }
+
+  private pump(): void {
+    if (this.active || this.closed) return;
+    const request = this.queue.shift();
+    if (!request) return;
+    request.unsubscribe();
+    let released = false;
+    const grant: OutputGrant = {
+      handle: request.handle,
+      step: request.step,
+      release: () => {
+        if (released) return;
+        released = true;
+        if (this.active === grant) this.active = undefined;
+        this.hooks.onReleased?.(grant);
+        this.pump();
+      },
+    };
+    this.active = grant;
+    this.hooks.onGranted?.(grant);
+    request.resolve(grant);
+  }
+}
+
+function outranks(a: Request, b: Request): boolean {
+  return a.handle.priority > b.handle.priority;
+}

@@ -1,0 +1,144 @@
+import { ToolError } from '../errors.js';
+import type { FunctionCall, FunctionCallOutput } from '../llm/chat-context.js';
+import type { AnyTool } from '../llm/tool.js';
+import { Agent } from './agent.js';
+import type { RunContext } from './run-context.js';
+import { runInScope } from './run-scope.js';
+import type { AgentSession } from './agent-session.js';
+
+export interface ToolCallResult {
+  call: FunctionCall;
+  output: Omit<FunctionCallOutput, 'id' | 'createdAtMs' | 'type'>;
+  /** The tool returned an agent to hand the conversation to. */
+  handoff: Agent | undefined;
+  outcome: 'ok' | 'error' | 'cancelled';
+  /** A failure that is the tool's bug (not a ToolError), reported as an `error` event. */
+  crash: unknown;
+}
+
+export interface ToolRunnerDeps {
+  // biome-ignore lint/suspicious/noExplicitAny: tools of any user data type run here.
+  session: AgentSession<any>;
+  tools: readonly AnyTool[];
+  // biome-ignore lint/suspicious/noExplicitAny: idem.
+  makeContext(call: FunctionCall): RunContext<any>;
+  onStarted(call: FunctionCall): void;
+}
+
+/**
+ * Runs the tool calls of one LLM step, each as soon as it arrives, in parallel. Every call gets exactly
+ * one result: the tool's output, a ToolError message for the model, or a cancellation when the speech
+ * is interrupted (the tool's signal aborts; a late result is ignored).
+ */
+export class ToolRunner {
+  private readonly running: Array<Promise<ToolCallResult>> = [];
+
+  constructor(private readonly deps: ToolRunnerDeps) {}
+
+  get count(): number {
+    return this.running.length;
+  }
+
+  start(call: FunctionCall): void {
+    this.running.push(this.run(call));
+  }
+
+  /** Waits for every call started so far (including ones started while waiting). */
+  async results(): Promise<ToolCallResult[]> {
+    let settled: ToolCallResult[] = [];
+    while (settled.length < this.running.length) settled = await Promise.all(this.running);
+    return settled;
+  }
+
+  private async run(call: FunctionCall): Promise<ToolCallResult> {
+    const tool = this.deps.tools.find((t) => t.name === call.name);
+    if (!tool) {
+      const known = this.deps.tools.map((t) => t.name).join(', ') || 'none';
+      return errorResult(call, `Unknown tool "${call.name}". Available tools: ${known}.`);
+    }
+    let args: unknown;
+    try {
+      args = tool.parseArguments(call.arguments);
+    } catch (error) {
+      return errorResult(call, messageOf(error));
+    }
+    const ctx = this.deps.makeContext(call);
+    this.deps.onStarted(call);
+    const signal = ctx.signal;
+    if (signal.aborted) return cancelledResult(call);
+    let onAbort: (() => void) | undefined;
+    const cancelled = new Promise<'cancelled'>((resolve) => {
+      onAbort = () => resolve('cancelled');
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    const execution = runInScope({ session: this.deps.session, runContext: ctx }, () =>
+      Promise.resolve().then(() => tool.execute(args, ctx)),
+    );
+    // A tool that ignores its signal may still finish later; its late outcome must not escape.
+    execution.catch(() => {});
+    try {
+      const value = await Promise.race([execution, cancelled]);
+      if (value === 'cancelled' && signal.aborted) return cancelledResult(call);
+      return okResult(call, value);
+    } catch (error) {
+      if (error instanceof ToolError) return errorResult(call, error.message);
+      if (signal.aborted) return cancelledResult(call);
+      return { ...errorResult(call, `The tool "${call.name}" failed unexpectedly.`), crash: error };
+    } finally {
+      if (onAbort) signal.removeEventListener('abort', onAbort);
+    }
+  }
+}
+
+function okResult(call: FunctionCall, value: unknown): ToolCallResult {
+  let handoff: Agent | undefined;
+  let output = '';
+  if (value instanceof Agent) {
+    handoff = value;
+    output = `Transferred the conversation to ${value.id}.`;
+  } else if (typeof value === 'string') {
+    output = value;
+  } else if (value !== undefined && value !== null) {
+    try {
+      output = JSON.stringify(value);
+    } catch {
+      output = String(value);
+    }
+  }
+  return {
+    call,
+    output: { callId: call.callId, name: call.name, output, isError: false },
+    handoff,
+    outcome: 'ok',
+    crash: undefined,
+  };
+}
+
+function errorResult(call: FunctionCall, message: string): ToolCallResult {
+  return {
+    call,
+    output: { callId: call.callId, name: call.name, output: message, isError: true },
+    handoff: undefined,
+    outcome: 'error',
+    crash: undefined,
+  };
+}
+
+function cancelledResult(call: FunctionCall): ToolCallResult {
+  return {
+    call,
+    output: {
+      callId: call.callId,
+      name: call.name,
+      output: 'The tool call was cancelled because the user interrupted.',
+      isError: true,
+    },
+    handoff: undefined,
+    outcome: 'cancelled',
+    crash: undefined,
+  };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

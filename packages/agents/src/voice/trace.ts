@@ -1,0 +1,50 @@
+/**
+ * Fine-grained records of what the session did, in order, each stamped with the session clock. They are
+ * the raw material of the invariant checker and of readable timelines; production code can log them.
+ * Public events (`user_state_changed`, ...) are not repeated here.
+ */
+export type SpeechOutcome = 'played' | 'interrupted' | 'failed';
+export type InterruptReason = 'user_speech' | 'user_words' | 'user_turn' | 'api' | 'forced' | 'close';
+
+export type TraceRecord =
+  | { type: 'speech_queued'; speechId: string; priority: number }
+  | { type: 'speech_authorized'; speechId: string; step: number }
+  | { type: 'speech_released'; speechId: string; step: number }
+  | { type: 'speech_frame'; speechId: string; durationMs: number; allowInterruptions: boolean }
+  | { type: 'speech_paused'; speechId: string }
+  | { type: 'speech_resumed'; speechId: string; falseInterruption: boolean }
+  | { type: 'speech_interrupt_requested'; speechId: string; force: boolean; reason: InterruptReason }
+  | {
+      type: 'speech_interrupted';
+      speechId: string;
+      reason: InterruptReason;
+      /** Duration of the user speech that triggered it, when user speech did. */
+      userSpeechMs?: number;
+      userWords?: number;
+    }
+  | { type: 'speech_done'; speechId: string; outcome: SpeechOutcome; error?: string }
+  | { type: 'vad_start_of_speech'; speechStartMs: number }
+  | { type: 'vad_end_of_speech'; lastSpeechMs: number }
+  | { type: 'vad_restarted'; error: string }
+  | { type: 'stt_restarted'; error: string }
+  | { type: 'endpointing_started'; lastSpeechMs: number; minDelayMs: number; maxDelayMs: number }
+  | { type: 'end_of_turn_prediction'; probability: number | undefined; delayMs: number; error?: string }
+  | { type: 'user_turn_committed'; turnId: string; transcript: string; lastSpeechMs: number | undefined }
+  | { type: 'user_turn_skipped'; turnId: string; reason: string }
+  | { type: 'reply_started'; turnId: string | undefined; speechId: string }
+  | { type: 'tool_started'; speechId: string; callId: string; name: string }
+  | {
+      type: 'tool_finished';
+      speechId: string;
+      callId: string;
+      name: string;
+      outcome: 'ok' | 'error' | 'cancelled';
+    }
+  | { type: 'interruption_hold'; speechId: string; holds: number }
+  | { type: 'task_started'; taskId: string; parentSpeechId: string | undefined }
+  | { type: 'task_finished'; taskId: string; outcome: 'completed' | 'failed' | 'cancelled' }
+  | { type: 'audio_input_ended' }
+  | { type: 'close_requested'; reason: string };
+
+export type TimedTraceRecord = TraceRecord & { atMs: number };
+export type TraceSink = (record: TimedTraceRecord) => void;

@@ -1,0 +1,287 @@
+import type { ChatContext } from '../llm/chat-context.js';
+import type { TurnDetector } from '../providers/turn-detector.js';
+import type { Clock, TimerHandle } from '../time/clock.js';
+import type { TurnHandlingOptions } from './options.js';
+import type { TraceRecord } from './trace.js';
+
+export type UserState = 'listening' | 'speaking' | 'away';
+
+export interface CommittedTurn {
+  turnId: string;
+  transcript: string;
+  /** Clock time when the user last spoke, when known (VAD or STT). */
+  lastSpeechAtMs: number | undefined;
+  committedAtMs: number;
+  /** When the final transcript arrived, for the transcription-delay metric. */
+  finalTranscriptAtMs: number | undefined;
+  /** False when only an interim transcript was available at commit time. */
+  transcriptFinal: boolean;
+}
+
+export interface UserTurnTrackerDeps {
+  clock: Clock;
+  options: TurnHandlingOptions;
+  turnDetector: () => TurnDetector | undefined;
+  /** The conversation as the detector should see it, with the pending user text appended. */
+  chatCtxWithPendingTurn(transcript: string): ChatContext;
+  nextTurnId(): string;
+  trace(record: TraceRecord): void;
+  onUserStateChanged(oldState: UserState, newState: UserState): void;
+  onTranscript(text: string, isFinal: boolean, language: string | undefined): void;
+  onTurnCommitted(turn: CommittedTurn): void;
+  /** A final transcript arrived for speech whose turn was already committed from an interim. */
+  onLateFinal(turnId: string, transcript: string): void;
+  onError(error: unknown): void;
+}
+
+/**
+ * Owns `userState` and decides when a user turn ends. Endpointing commits a turn no earlier than the last
+ * speech + min delay and no later than the last speech + max delay, whatever the turn detector does
+ * (slow, failing or absent) and whatever the transcript holds (an empty turn is committed and then
+ * skipped by the session, visibly).
+ */
+export class UserTurnTracker {
+  private state: UserState = 'listening';
+  private finals: string[] = [];
+  private interim = '';
+  private language: string | undefined;
+  private lastSpeechAt: number | undefined;
+  private finalAt: number | undefined;
+  private endpointing:
+    | { commitTimer: TimerHandle | undefined; maxTimer: TimerHandle; prediction: AbortController | undefined }
+    | undefined;
+  private lateFinalFor: string | undefined;
+  private vadSpeaking = false;
+  private sttSpeaking = false;
+  private hasVad = false;
+
+  constructor(private readonly deps: UserTurnTrackerDeps) {}
+
+  get userState(): UserState {
+    return this.state;
+  }
+
+  /** Transcript heard since the last commit. */
+  get pendingTranscript(): string {
+    return joinText([...this.finals, this.interim]);
+  }
+
+  get endpointingPending(): boolean {
+    return this.endpointing !== undefined;
+  }
+
+  /** Whether a VAD drives speaking/listening; without one, the STT's speech events do. */
+  setVadPresent(present: boolean): void {
+    this.hasVad = present;
+    if (!present && this.vadSpeaking) this.onVadEndOfSpeech(0);
+  }
+
+  onVadStartOfSpeech(speechDurationMs: number): void {
+    this.vadSpeaking = true;
+    this.lateFinalFor = undefined;
+    this.cancelEndpointing();
+    this.deps.trace({ type: 'vad_start_of_speech', speechStartMs: this.deps.clock.now() - speechDurationMs });
+    this.setState('speaking');
+  }
+
+  onVadEndOfSpeech(silenceDurationMs: number): void {
+    if (!this.vadSpeaking) return;
+    this.vadSpeaking = false;
+    this.lastSpeechAt = this.deps.clock.now() - silenceDurationMs;
+    this.deps.trace({ type: 'vad_end_of_speech', lastSpeechMs: this.lastSpeechAt });
+    this.setState('listening');
+    if (this.deps.options.turnDetection === 'vad') this.startEndpointing();
+  }
+
+  /** The VAD stream failed, closed, or audio input stopped: nobody can be heard speaking any more. */
+  onSpeechSourceLost(): void {
+    if (this.vadSpeaking) this.onVadEndOfSpeech(0);
+    if (this.sttSpeaking && !this.hasVad) this.onSttEndOfSpeech();
+  }
+
+  onSttStartOfSpeech(): void {
+    this.sttSpeaking = true;
+    if (!this.hasVad) {
+      this.lateFinalFor = undefined;
+      this.cancelEndpointing();
+      this.setState('speaking');
+    }
+  }
+
+  onSttEndOfSpeech(): void {
+    this.sttSpeaking = false;
+    if (this.hasVad) return;
+    this.lastSpeechAt = this.deps.clock.now();
+    this.setState('listening');
+    if (this.deps.options.turnDetection !== 'manual') this.startEndpointing();
+  }
+
+  onInterimTranscript(text: string, language: string | undefined): void {
+    this.interim = text;
+    this.language = language ?? this.language;
+    this.deps.onTranscript(text, false, language);
+  }
+
+  onFinalTranscript(text: string, language: string | undefined): void {
+    this.language = language ?? this.language;
+    this.deps.onTranscript(text, true, language);
+    if (this.lateFinalFor && !this.vadSpeaking && this.finals.length === 0) {
+      // The turn was committed from an interim; this final belongs to it.
+      const turnId = this.lateFinalFor;
+      this.lateFinalFor = undefined;
+      this.interim = '';
+      if (text.trim() !== '') this.deps.onLateFinal(turnId, text.trim());
+      return;
+    }
+    this.interim = '';
+    if (text.trim() !== '') this.finals.push(text.trim());
+    this.finalAt = this.deps.clock.now();
+    const mode = this.deps.options.turnDetection;
+    const sttEndsTurns = mode === 'stt' || (mode === 'vad' && !this.hasVad);
+    if (sttEndsTurns && !this.sttSpeaking && !this.vadSpeaking) {
+      this.lastSpeechAt = this.deps.clock.now();
+      this.startEndpointing();
+    } else if (this.endpointing) {
+      // Better text: ask the detector again, keeping the same deadlines.
+      this.predict();
+    }
+  }
+
+  /** Commits whatever has been heard now, skipping endpointing. */
+  commitNow(): void {
+    this.commit();
+  }
+
+  /** Forgets what has been heard since the last commit. */
+  clear(): void {
+    this.cancelEndpointing();
+    this.finals = [];
+    this.interim = '';
+    this.finalAt = undefined;
+  }
+
+  /** The session decides away-ness (it knows whether the agent is busy); the tracker only records it. */
+  setAway(away: boolean): void {
+    if (away && this.state === 'listening') this.setState('away');
+    else if (!away && this.state === 'away') this.setState('listening');
+  }
+
+  dispose(): void {
+    this.cancelEndpointing();
+  }
+
+  private setState(state: UserState): void {
+    if (this.state === state) return;
+    const old = this.state;
+    this.state = state;
+    this.deps.onUserStateChanged(old, state);
+  }
+
+  private startEndpointing(): void {
+    this.cancelEndpointing();
+    const { minEndpointingDelay, maxEndpointingDelay } = this.deps.options;
+    const lastSpeech = this.lastSpeechAt ?? this.deps.clock.now();
+    this.deps.trace({
+      type: 'endpointing_started',
+      lastSpeechMs: lastSpeech,
+      minDelayMs: minEndpointingDelay,
+      maxDelayMs: maxEndpointingDelay,
+    });
+    const maxTimer = this.deps.clock.setTimer(this.untilSinceSpeech(maxEndpointingDelay), () =>
+      this.commit(),
+    );
+    this.endpointing = { commitTimer: undefined, maxTimer, prediction: undefined };
+    this.predict();
+  }
+
+  /** Chooses the delay from the detector's verdict (or the min delay without one) and arms the commit. */
+  private predict(): void {
+    const endpointing = this.endpointing;
+    if (!endpointing) return;
+    endpointing.prediction?.abort();
+    endpointing.prediction = undefined;
+    const detector = this.deps.turnDetector();
+    const transcript = this.pendingTranscript;
+    const { minEndpointingDelay, maxEndpointingDelay } = this.deps.options;
+    const threshold = detector?.unlikelyThreshold(this.language);
+    if (
+      !detector ||
+      threshold === undefined ||
+      transcript === '' ||
+      !detector.supportsLanguage(this.language)
+    ) {
+      this.armCommit(minEndpointingDelay);
+      return;
+    }
+    const controller = new AbortController();
+    endpointing.prediction = controller;
+    // Until the detector answers, the max delay (already armed) is the only deadline.
+    detector
+      .predictEndOfTurn(this.deps.chatCtxWithPendingTurn(transcript), { signal: controller.signal })
+      .then(
+        (probability) => {
+          if (controller.signal.aborted || this.endpointing !== endpointing) return;
+          const delay = probability < threshold ? maxEndpointingDelay : minEndpointingDelay;
+          this.deps.trace({ type: 'end_of_turn_prediction', probability, delayMs: delay });
+          this.armCommit(delay);
+        },
+        (error: unknown) => {
+          if (controller.signal.aborted || this.endpointing !== endpointing) return;
+          this.deps.trace({
+            type: 'end_of_turn_prediction',
+            probability: undefined,
+            delayMs: minEndpointingDelay,
+            error: String(error),
+          });
+          this.deps.onError(error);
+          this.armCommit(minEndpointingDelay);
+        },
+      );
+  }
+
+  private armCommit(delayMs: number): void {
+    const endpointing = this.endpointing;
+    if (!endpointing) return;
+    endpointing.commitTimer?.cancel();
+    endpointing.commitTimer = this.deps.clock.setTimer(this.untilSinceSpeech(delayMs), () => this.commit());
+  }
+
+  private untilSinceSpeech(delayMs: number): number {
+    const lastSpeech = this.lastSpeechAt ?? this.deps.clock.now();
+    return Math.max(0, lastSpeech + delayMs - this.deps.clock.now());
+  }
+
+  private cancelEndpointing(): void {
+    const endpointing = this.endpointing;
+    if (!endpointing) return;
+    this.endpointing = undefined;
+    endpointing.commitTimer?.cancel();
+    endpointing.maxTimer.cancel();
+    endpointing.prediction?.abort();
+  }
+
+  private commit(): void {
+    this.cancelEndpointing();
+    const transcriptFinal = this.interim === '';
+    const turn: CommittedTurn = {
+      turnId: this.deps.nextTurnId(),
+      transcript: this.pendingTranscript,
+      lastSpeechAtMs: this.lastSpeechAt,
+      committedAtMs: this.deps.clock.now(),
+      finalTranscriptAtMs: this.finalAt,
+      transcriptFinal,
+    };
+    this.lateFinalFor = transcriptFinal ? undefined : turn.turnId;
+    this.finals = [];
+    this.interim = '';
+    this.finalAt = undefined;
+    this.deps.onTurnCommitted(turn);
+  }
+}
+
+function joinText(parts: string[]): string {
+  return parts
+    .map((p) => p.trim())
+    .filter((p) => p !== '')
+    .join(' ');
+}
