@@ -1,0 +1,103 @@
+import { type Clock, VoxwireError, realClock } from '@voxwire/agents';
+import OpenAI, { type ClientOptions } from 'openai';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy, resolveRetryPolicy } from './retry.js';
+
+export const API_KEY_ENV = 'OPENAI_API_KEY';
+export const BASE_URL_ENV = 'OPENAI_BASE_URL';
+
+const OPENAI_HOST = 'api.openai.com';
+/** Sent to servers that do not check keys (Ollama, llama.cpp server, vLLM without --api-key). */
+const PLACEHOLDER_KEY = 'voxwire-no-key';
+
+/** The plugin was configured in a way that can never work (e.g. no API key for api.openai.com). */
+export class OpenAIConfigError extends VoxwireError {
+  override name = 'OpenAIConfigError';
+  /** The environment variable that would have supplied the missing value, if any. */
+  readonly envVar: string | undefined;
+  constructor(message: string, envVar?: string) {
+    super(message);
+    this.envVar = envVar;
+  }
+}
+
+/** Options shared by the LLM, STT and TTS of this plugin. */
+export interface OpenAIClientOptions {
+  /** Defaults to `OPENAI_API_KEY`. Optional when `baseURL` points at a local server that ignores keys. */
+  apiKey?: string;
+  /**
+   * Defaults to `OPENAI_BASE_URL`, then `https://api.openai.com/v1`. Point it at any OpenAI-compatible
+   * server, e.g. `http://127.0.0.1:11434/v1` for Ollama.
+   */
+  baseURL?: string;
+  /** A ready client (e.g. Azure, or shared between plugins). `apiKey`, `baseURL` and `clientOptions` are then ignored. */
+  client?: OpenAI;
+  /** Extra options for the SDK client (headers, organization, fetch, logLevel...). Its retries stay off. */
+  clientOptions?: Omit<ClientOptions, 'apiKey' | 'baseURL' | 'maxRetries'>;
+  /**
+   * Idle timeout in ms: the longest wait for the response to start or for the next chunk of a stream.
+   * A stalled request then fails with `APITimeoutError`.
+   */
+  timeoutMs?: number;
+  /** Retries before the first output, with exponential backoff. `{ maxRetries: 0 }` disables them. */
+  retry?: Partial<RetryPolicy>;
+  /** Time source for timeouts, backoff and metrics. Defaults to the core's real clock. */
+  clock?: Clock;
+}
+
+export interface ResolvedClient {
+  client: OpenAI;
+  clock: Clock;
+  retry: RetryPolicy;
+  timeoutMs: number;
+}
+
+export function resolveClient(
+  options: OpenAIClientOptions,
+  defaults: { timeoutMs: number; retry?: RetryPolicy },
+): ResolvedClient {
+  const timeoutMs = options.timeoutMs ?? defaults.timeoutMs;
+  if (!(timeoutMs > 0)) throw new RangeError(`timeoutMs must be a positive number of ms, got ${timeoutMs}`);
+  return {
+    client: options.client ?? createClient(options),
+    clock: options.clock ?? realClock(),
+    retry: resolveRetryPolicy(options.retry, defaults.retry ?? DEFAULT_RETRY_POLICY),
+    timeoutMs,
+  };
+}
+
+function createClient(options: OpenAIClientOptions): OpenAI {
+  const env = typeof process === 'undefined' ? {} : process.env;
+  const baseURL = nonEmpty(options.baseURL) ?? nonEmpty(env[BASE_URL_ENV]);
+  let apiKey = nonEmpty(options.apiKey) ?? nonEmpty(env[API_KEY_ENV]);
+  if (apiKey === undefined) {
+    if (baseURL === undefined || isOpenAIHost(baseURL)) {
+      throw new OpenAIConfigError(
+        `No OpenAI API key: set the ${API_KEY_ENV} environment variable or pass { apiKey }. ` +
+          `For a local OpenAI-compatible server (Ollama, llama.cpp, vLLM) pass { baseURL } (or set ${BASE_URL_ENV}) instead.`,
+        API_KEY_ENV,
+      );
+    }
+    apiKey = PLACEHOLDER_KEY;
+  }
+  return new OpenAI({
+    ...options.clientOptions,
+    apiKey,
+    ...(baseURL !== undefined ? { baseURL } : {}),
+    // Our own retry policy runs on the injected Clock and knows whether output was already emitted.
+    maxRetries: 0,
+  });
+}
+
+function isOpenAIHost(baseURL: string): boolean {
+  try {
+    return new URL(baseURL).hostname === OPENAI_HOST;
+  } catch {
+    throw new OpenAIConfigError(
+      `Invalid baseURL "${baseURL}": expected an absolute URL such as http://127.0.0.1:11434/v1`,
+    );
+  }
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
+}

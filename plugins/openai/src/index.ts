@@ -1,0 +1,4 @@
+export { API_KEY_ENV, BASE_URL_ENV, OpenAIConfigError, type OpenAIClientOptions } from './client.js';
+export { LLM, type LLMOptions } from './llm/llm.js';
+export type { LLMMetrics, LLMMetricsListener } from './metrics.js';
+export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';

@@ -1,0 +1,267 @@
+import {
+  APIError,
+  type AnyTool,
+  type LLMCapabilities,
+  type LLMChatOptions,
+  type LLM as LLMContract,
+  type LLMStreamPart,
+  type LLMUsage,
+  type ToolChoice,
+  processId,
+} from '@voxwire/agents';
+import type {
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsStreaming,
+} from 'openai/resources/chat/completions';
+import type {
+  ResponseCreateParamsStreaming,
+  ResponseStreamEvent,
+} from 'openai/resources/responses/responses';
+import { type OpenAIClientOptions, type ResolvedClient, resolveClient } from '../client.js';
+import { type LLMMetrics, type LLMMetricsListener, tokensPerSecond } from '../metrics.js';
+import { RequestGuard } from '../request-guard.js';
+import { retryStream } from '../retry.js';
+import { ChatCompletionAssembler } from './chat-stream.js';
+import {
+  toChatMessages,
+  toChatToolChoice,
+  toChatTools,
+  toResponsesInput,
+  toResponsesToolChoice,
+  toResponsesTools,
+} from './convert.js';
+import { ResponsesAssembler } from './responses-stream.js';
+
+export interface LLMOptions extends OpenAIClientOptions {
+  /** Default `gpt-4.1-mini`. For a local server, the name it serves (e.g. `llama3.2` on Ollama). */
+  model?: string;
+  /**
+   * `chat` (Chat Completions, the default, spoken by every OpenAI-compatible server) or `responses`
+   * (the Responses API; requests are sent with `store: false` unless `extraBody` says otherwise).
+   */
+  api?: 'chat' | 'responses';
+  temperature?: number;
+  /** Sent as `max_tokens`: the older name, which most local servers understand. */
+  maxTokens?: number;
+  /** Sent as `max_completion_tokens` (required instead of `max_tokens` by OpenAI's reasoning models). */
+  maxCompletionTokens?: number;
+  /** Default tool choice when a call does not set one. */
+  toolChoice?: ToolChoice;
+  /** Default for `parallel_tool_calls` when a call does not set it; unset leaves the server's default. */
+  parallelToolCalls?: boolean;
+  /** Sends tools with `strict: true` (the schemas must then satisfy OpenAI's strict subset). Default false. */
+  strictTools?: boolean;
+  /** Asks for usage in the last chunk (`stream_options.include_usage`). Default true. */
+  includeUsage?: boolean;
+  /** Merged into every request body, before a call's `extra`. */
+  extraBody?: Record<string, unknown>;
+  /** Called once per request when it ends, however it ends. */
+  onMetrics?: LLMMetricsListener;
+}
+
+const DEFAULT_LLM_TIMEOUT_MS = 15_000;
+
+/** A streaming chat model over the official `openai` SDK. */
+export class LLM implements LLMContract {
+  readonly label = 'openai.LLM';
+  readonly model: string;
+  readonly capabilities: LLMCapabilities = { toolCalls: true, parallelToolCalls: true };
+  private readonly resolved: ResolvedClient;
+  private readonly options: LLMOptions;
+  private readonly listeners = new Set<LLMMetricsListener>();
+
+  constructor(options: LLMOptions = {}) {
+    this.options = options;
+    this.model = options.model ?? 'gpt-4.1-mini';
+    this.resolved = resolveClient(options, { timeoutMs: DEFAULT_LLM_TIMEOUT_MS });
+    if (options.onMetrics) this.listeners.add(options.onMetrics);
+  }
+
+  /** Subscribes to per-request metrics; returns the unsubscribe function. */
+  onMetrics(listener: LLMMetricsListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  chat(options: LLMChatOptions): AsyncIterable<LLMStreamPart> {
+    return this.run(options);
+  }
+
+  private async *run(options: LLMChatOptions): AsyncGenerator<LLMStreamPart, void, undefined> {
+    const { clock, retry } = this.resolved;
+    const what = `${this.label}(${this.model})`;
+    const startedAtMs = clock.now();
+    let firstOutputAtMs: number | undefined;
+    let usage: LLMUsage | undefined;
+    let attempts = 0;
+    let finished = false;
+    let error: APIError | undefined;
+    try {
+      const parts = retryStream(
+        () => {
+          attempts++;
+          return this.attempt(options, what);
+        },
+        { policy: retry, clock, signal: options.signal },
+      );
+      for await (const part of parts) {
+        if (firstOutputAtMs === undefined && (part.type === 'text_delta' || part.type === 'tool_call')) {
+          firstOutputAtMs = clock.now();
+        }
+        if (part.type === 'usage') usage = part.usage;
+        if (part.type === 'finish') finished = true;
+        yield part;
+      }
+    } catch (caught) {
+      error = caught as APIError;
+      throw caught;
+    } finally {
+      const durationMs = clock.now() - startedAtMs;
+      const ttftMs = firstOutputAtMs === undefined ? undefined : firstOutputAtMs - startedAtMs;
+      this.report({
+        requestId: processId('llm_req'),
+        label: this.label,
+        model: this.model,
+        startedAtMs,
+        ttftMs,
+        durationMs,
+        tokensPerSecond: tokensPerSecond(usage, ttftMs, durationMs),
+        usage,
+        attempts,
+        cancelled: !finished && error === undefined,
+        error,
+      });
+    }
+  }
+
+  /** One HTTP request. Throws typed errors; ends quietly when the caller aborts. */
+  private async *attempt(
+    options: LLMChatOptions,
+    what: string,
+  ): AsyncGenerator<LLMStreamPart, void, undefined> {
+    if (options.signal?.aborted) return;
+    const { client, clock, timeoutMs } = this.resolved;
+    const guard = new RequestGuard(clock, timeoutMs, options.signal, what);
+    let iterator: AsyncIterator<ChatCompletionChunk | ResponseStreamEvent> | undefined;
+    try {
+      guard.waiting();
+      try {
+        const stream =
+          this.options.api === 'responses'
+            ? await client.responses.create(this.responsesBody(options), { signal: guard.signal })
+            : await client.chat.completions.create(this.chatBody(options), { signal: guard.signal });
+        iterator = stream[Symbol.asyncIterator]();
+      } catch (caught) {
+        if (guard.callerAborted && !guard.timeoutFailure()) return;
+        throw guard.failure(caught);
+      }
+      const assembler =
+        this.options.api === 'responses' ? new ResponsesAssembler(what) : new ChatCompletionAssembler(what);
+      for (;;) {
+        guard.waiting();
+        let next: IteratorResult<ChatCompletionChunk | ResponseStreamEvent>;
+        try {
+          next = await iterator.next();
+        } catch (caught) {
+          if (guard.callerAborted && !guard.timeoutFailure()) return;
+          throw guard.failure(caught);
+        }
+        guard.received();
+        if (next.done) break;
+        yield* push(assembler, next.value, what);
+      }
+      // The SDK ends a stream quietly when its request is aborted, so a timeout must be checked here.
+      const timeout = guard.timeoutFailure();
+      if (timeout) throw timeout;
+      if (guard.callerAborted) return;
+      yield* assembler.end();
+    } finally {
+      guard.dispose();
+      // Runs the SDK's own cleanup when the consumer stopped early; the abort above already closed the socket.
+      iterator?.return?.().catch(() => {});
+    }
+  }
+
+  private chatBody(options: LLMChatOptions): ChatCompletionCreateParamsStreaming {
+    const o = this.options;
+    const tools = options.tools ?? [];
+    const toolChoice = options.toolChoice ?? o.toolChoice;
+    const parallel = options.parallelToolCalls ?? o.parallelToolCalls;
+    const temperature = options.temperature ?? o.temperature;
+    return {
+      model: this.model,
+      messages: toChatMessages(options.chatCtx),
+      stream: true,
+      ...(o.includeUsage !== false ? { stream_options: { include_usage: true } } : {}),
+      ...(temperature !== undefined ? { temperature } : {}),
+      ...(o.maxTokens !== undefined ? { max_tokens: o.maxTokens } : {}),
+      ...(o.maxCompletionTokens !== undefined ? { max_completion_tokens: o.maxCompletionTokens } : {}),
+      // Tool settings without tools make OpenAI reject the request.
+      ...(tools.length > 0
+        ? {
+            tools: toChatTools(tools, o.strictTools === true),
+            ...(toolChoice !== undefined ? { tool_choice: toChatToolChoice(toolChoice) } : {}),
+            ...(parallel !== undefined ? { parallel_tool_calls: parallel } : {}),
+          }
+        : {}),
+      ...o.extraBody,
+      ...options.extra,
+    } as ChatCompletionCreateParamsStreaming;
+  }
+
+  private responsesBody(options: LLMChatOptions): ResponseCreateParamsStreaming {
+    const o = this.options;
+    const tools: readonly AnyTool[] = options.tools ?? [];
+    const toolChoice = options.toolChoice ?? o.toolChoice;
+    const parallel = options.parallelToolCalls ?? o.parallelToolCalls;
+    const temperature = options.temperature ?? o.temperature;
+    const maxOutput = o.maxCompletionTokens ?? o.maxTokens;
+    return {
+      model: this.model,
+      input: toResponsesInput(options.chatCtx),
+      stream: true,
+      // The whole context is sent every turn, so nothing needs to be kept server-side.
+      store: false,
+      ...(temperature !== undefined ? { temperature } : {}),
+      ...(maxOutput !== undefined ? { max_output_tokens: maxOutput } : {}),
+      ...(tools.length > 0
+        ? {
+            tools: toResponsesTools(tools, o.strictTools === true),
+            ...(toolChoice !== undefined ? { tool_choice: toResponsesToolChoice(toolChoice) } : {}),
+            ...(parallel !== undefined ? { parallel_tool_calls: parallel } : {}),
+          }
+        : {}),
+      ...o.extraBody,
+      ...options.extra,
+    } as ResponseCreateParamsStreaming;
+  }
+
+  private report(metrics: LLMMetrics): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(metrics);
+      } catch {
+        // A faulty metrics listener must not break the conversation turn it measures.
+      }
+    }
+  }
+}
+
+function push(
+  assembler: ChatCompletionAssembler | ResponsesAssembler,
+  frame: ChatCompletionChunk | ResponseStreamEvent,
+  what: string,
+): LLMStreamPart[] {
+  try {
+    return assembler instanceof ResponsesAssembler
+      ? assembler.push(frame as ResponseStreamEvent)
+      : assembler.push(frame as ChatCompletionChunk);
+  } catch (error) {
+    if (error instanceof APIError) throw error;
+    // A frame that parsed as JSON but has the wrong shape: a server bug that retrying will not fix.
+    throw new APIError(`${what}: unexpected stream frame (${(error as Error).message})`, {
+      retryable: false,
+      cause: error,
+    });
+  }
+}
