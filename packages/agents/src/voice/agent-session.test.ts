@@ -1,0 +1,202 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { SessionClosedError } from '../errors.js';
+import { tool } from '../llm/tool.js';
+import { VirtualClock } from '../time/virtual-clock.js';
+import { createIdGenerator } from '../utils/ids.js';
+import { Agent } from './agent.js';
+import { AgentSession, type AgentSessionOptions } from './agent-session.js';
+import { NullAudioOutput } from './io.js';
+import type { TimedTraceRecord } from './trace.js';
+import {
+  FakeLLM,
+  FakeSTT,
+  FakeTTS,
+  FakeVAD,
+  type ScriptedReply,
+  type SpeechSegment,
+  scriptedInput,
+} from './test-support.js';
+
+interface Harness {
+  clock: VirtualClock;
+  session: AgentSession;
+  trace: TimedTraceRecord[];
+  events: Array<{ name: string; atMs: number; detail: string }>;
+  llm: FakeLLM;
+  run(untilMs: number): Promise<void>;
+}
+
+async function startSession(
+  segments: SpeechSegment[],
+  replies: ScriptedReply[],
+  agent: Agent,
+  options: Partial<AgentSessionOptions> = {},
+  totalMs = 20_000,
+): Promise<Harness> {
+  const clock = new VirtualClock();
+  const trace: TimedTraceRecord[] = [];
+  const llm = new FakeLLM(clock, replies);
+  const session = new AgentSession({
+    clock,
+    vad: new FakeVAD(),
+    stt: new FakeSTT(clock, segments),
+    llm,
+    tts: new FakeTTS(clock),
+    ids: createIdGenerator(),
+    onTrace: (r) => trace.push(r),
+    userAwayTimeout: null,
+    ...options,
+  });
+  const events: Harness['events'] = [];
+  for (const name of [
+    'user_state_changed',
+    'agent_state_changed',
+    'agent_false_interruption',
+    'error',
+    'conversation_item_added',
+  ] as const) {
+    session.on(name, (e: { atMs: number }) =>
+      events.push({
+        name,
+        atMs: e.atMs,
+        detail: JSON.stringify(e, (k, v) => (k === 'speechHandle' ? undefined : v)),
+      }),
+    );
+  }
+  await session.start({
+    agent,
+    input: { audio: scriptedInput(clock, segments, totalMs) },
+    output: { audio: new NullAudioOutput(clock) },
+  });
+  return {
+    clock,
+    session,
+    trace,
+    events,
+    llm,
+    run: async (untilMs) => {
+      while (clock.now() < untilMs) await clock.sleep(100);
+    },
+  };
+}
+
+function historyText(session: AgentSession): string[] {
+  return session.history.items.map((item) => {
+    switch (item.type) {
+      case 'message':
+        return `${item.role}${item.interrupted ? '(interrupted)' : ''}: ${item.content.join('')}`;
+      case 'function_call':
+        return `call ${item.name}(${item.arguments})`;
+      case 'function_call_output':
+        return `output ${item.name}: ${item.output}`;
+      case 'agent_handoff':
+        return `handoff ${item.oldAgentId} -> ${item.newAgentId}`;
+    }
+    return '';
+  });
+}
+
+describe('AgentSession', () => {
+  it('answers a user turn: VAD end, endpointing, LLM, TTS, playout', async () => {
+    const h = await startSession(
+      [{ startMs: 1000, endMs: 2000, transcript: 'hello there' }],
+      [{ text: 'Hi! How can I help?' }],
+      new Agent({ instructions: 'be nice' }),
+    );
+    await h.run(8000);
+    expect(historyText(h.session)).toEqual(['user: hello there', 'assistant: Hi! How can I help?']);
+    const states = h.events
+      .filter((e) => e.name === 'agent_state_changed')
+      .map((e) => JSON.parse(e.detail).newState);
+    expect(states).toEqual(['listening', 'thinking', 'speaking', 'listening']);
+    const committed = h.trace.find((r) => r.type === 'user_turn_committed')!;
+    // Speech ends at 2000; the VAD needs 300 ms of silence; min endpointing delay is 500 ms from the last speech.
+    expect(committed.atMs).toBeGreaterThanOrEqual(2500);
+    expect(committed.atMs).toBeLessThanOrEqual(2540);
+    const frames = h.trace.filter((r) => r.type === 'speech_frame');
+    expect(frames.length).toBeGreaterThan(10);
+    await h.session.close();
+  });
+
+  it('interrupts an interruptible reply when the user talks over it with words', async () => {
+    const h = await startSession(
+      [
+        { startMs: 500, endMs: 1000, transcript: 'tell me a story' },
+        { startMs: 2500, endMs: 3500, transcript: 'stop please' },
+      ],
+      [
+        { text: 'Once upon a time there was a very long story that goes on and on and on for many seconds.' },
+        { text: 'Sure.' },
+      ],
+      new Agent({ instructions: '' }),
+    );
+    await h.run(9000);
+    const history = historyText(h.session);
+    expect(history[0]).toBe('user: tell me a story');
+    expect(history[1]).toMatch(/^assistant\(interrupted\): Once/);
+    expect(history[2]).toBe('user: stop please');
+    expect(history[3]).toBe('assistant: Sure.');
+    const interrupted = h.trace.find((r) => r.type === 'speech_interrupted');
+    expect(interrupted).toMatchObject({ reason: 'user_words' });
+    // No frame of the interrupted speech after the interrupt.
+    const speechId = (interrupted as { speechId: string }).speechId;
+    const lateFrames = h.trace.filter(
+      (r) => r.type === 'speech_frame' && r.speechId === speechId && r.atMs > interrupted!.atMs,
+    );
+    expect(lateFrames).toEqual([]);
+    await h.session.close();
+  });
+
+  it('runs a tool and replies with its output', async () => {
+    const getWeather = tool({
+      name: 'get_weather',
+      description: 'weather for a city',
+      parameters: z.object({ city: z.string() }),
+      execute: async ({ city }) => `sunny in ${city}`,
+    });
+    const h = await startSession(
+      [{ startMs: 500, endMs: 1200, transcript: 'weather in paris' }],
+      [
+        { toolCalls: [{ name: 'get_weather', args: { city: 'Paris' }, callId: 'c1' }] },
+        { text: 'It is sunny in Paris.' },
+      ],
+      new Agent({ instructions: '', tools: [getWeather] }),
+    );
+    await h.run(8000);
+    expect(historyText(h.session)).toEqual([
+      'user: weather in paris',
+      'call get_weather({"city":"Paris"})',
+      'output get_weather: sunny in Paris',
+      'assistant: It is sunny in Paris.',
+    ]);
+    await h.session.close();
+  });
+
+  it('sends malformed tool arguments back to the LLM as a tool error', async () => {
+    const add = tool({
+      name: 'add',
+      description: 'adds',
+      parameters: z.object({ a: z.number(), b: z.number() }),
+      execute: ({ a, b }) => a + b,
+    });
+    const h = await startSession(
+      [{ startMs: 500, endMs: 1200, transcript: 'add' }],
+      [{ toolCalls: [{ name: 'add', args: { a: 'one' }, callId: 'c1' }] }, { text: 'Sorry.' }],
+      new Agent({ instructions: '', tools: [add] }),
+    );
+    await h.run(6000);
+    const output = h.session.history.items.find((i) => i.type === 'function_call_output');
+    expect(output).toMatchObject({ isError: true });
+    expect((output as { output: string }).output).toMatch(/Invalid arguments for tool "add"/);
+    expect(historyText(h.session).at(-1)).toBe('assistant: Sorry.');
+    await h.session.close();
+  });
+
+  it('rejects calls on a closed session with SessionClosedError', async () => {
+    const h = await startSession([], [], new Agent({ instructions: '' }), {}, 1000);
+    await h.session.close();
+    expect(() => h.session.say('hi')).toThrow(SessionClosedError);
+    expect(() => h.session.generateReply()).toThrow(SessionClosedError);
+  });
+});

@@ -1,0 +1,245 @@
+// Small fakes for the core's own unit tests. Whole-conversation simulation lives in @voxwire/testing.
+import { AudioFrame } from '../audio/audio-frame.js';
+import type { ChatContext } from '../llm/chat-context.js';
+import type { LLM, LLMChatOptions, LLMStreamPart } from '../providers/llm.js';
+import type { STT, STTEvent, STTStream } from '../providers/stt.js';
+import type { SynthesizedAudio, TTS, TTSStream } from '../providers/tts.js';
+import type { VAD, VADEvent, VADStream } from '../providers/vad.js';
+import { Channel } from '../stream/channel.js';
+import type { Clock } from '../time/clock.js';
+
+const RATE = 16000;
+const FRAME_MS = 20;
+const SAMPLES = (RATE * FRAME_MS) / 1000;
+
+export interface SpeechSegment {
+  startMs: number;
+  endMs: number;
+  transcript: string;
+}
+
+/** User audio on the clock: silence, with a tone during each segment (its amplitude names the segment). */
+export async function* scriptedInput(
+  clock: Clock,
+  segments: SpeechSegment[],
+  totalMs: number,
+): AsyncGenerator<AudioFrame> {
+  for (let t = 0; t < totalMs; t += FRAME_MS) {
+    await clock.sleep(FRAME_MS);
+    const index = segments.findIndex((s) => t >= s.startMs && t < s.endMs);
+    const data = new Int16Array(SAMPLES);
+    if (index >= 0) data.fill(1000 + index);
+    yield new AudioFrame(data, RATE, 1, SAMPLES);
+  }
+}
+
+function segmentOf(frame: AudioFrame): number {
+  const v = frame.data[0] ?? 0;
+  return v >= 1000 ? v - 1000 : -1;
+}
+
+/** An energy VAD over the frames it is given, with min speech/silence durations. */
+export class FakeVAD implements VAD {
+  readonly label = 'fake-vad';
+  readonly capabilities = { updateIntervalMs: FRAME_MS };
+  constructor(
+    readonly minSpeechDurationMs = 60,
+    readonly minSilenceDurationMs = 300,
+  ) {}
+  stream(): VADStream {
+    const out = new Channel<VADEvent>({ capacity: 1000, overflow: 'drop-oldest' });
+    let position = 0;
+    let speechMs = 0;
+    let silenceMs = 0;
+    let speaking = false;
+    const vad = this;
+    return {
+      pushFrame(frame) {
+        position += frame.durationMs;
+        const voiced = segmentOf(frame) >= 0;
+        if (voiced) {
+          speechMs += frame.durationMs;
+          silenceMs = 0;
+        } else {
+          silenceMs += frame.durationMs;
+          if (!speaking) speechMs = 0;
+        }
+        if (!speaking && voiced && speechMs >= vad.minSpeechDurationMs) {
+          speaking = true;
+          out.trySend({
+            type: 'start_of_speech',
+            timestampMs: position,
+            speechDurationMs: speechMs,
+            silenceDurationMs: 0,
+            frames: [],
+          });
+        }
+        out.trySend({
+          type: 'inference_done',
+          timestampMs: position,
+          probability: voiced ? 1 : 0,
+          speaking,
+          speechDurationMs: speaking ? speechMs : 0,
+          silenceDurationMs: silenceMs,
+          inferenceDurationMs: 0,
+        });
+        if (speaking && silenceMs >= vad.minSilenceDurationMs) {
+          speaking = false;
+          out.trySend({
+            type: 'end_of_speech',
+            timestampMs: position,
+            speechDurationMs: speechMs,
+            silenceDurationMs: silenceMs,
+            frames: [],
+          });
+          speechMs = 0;
+        }
+      },
+      endInput: () => out.close(),
+      close: async () => out.close(),
+      [Symbol.asyncIterator]: () => out[Symbol.asyncIterator](),
+    };
+  }
+}
+
+/** Hears the segment index in the audio and reports its transcript `delayMs` after the segment ends. */
+export class FakeSTT implements STT {
+  readonly label = 'fake-stt';
+  readonly capabilities = { streaming: true, interimResults: true };
+  constructor(
+    private readonly clock: Clock,
+    private readonly segments: SpeechSegment[],
+    private readonly delayMs = 100,
+  ) {}
+  stream(): STTStream {
+    const out = new Channel<STTEvent>({ capacity: 1000, overflow: 'drop-oldest' });
+    let current = -1;
+    let heardMs = 0;
+    const finish = (index: number): void => {
+      const text = this.segments[index]?.transcript ?? '';
+      this.clock.setTimer(this.delayMs, () => {
+        out.trySend({ type: 'final_transcript', alternatives: [{ text }] });
+      });
+    };
+    return {
+      pushFrame: (frame) => {
+        const index = segmentOf(frame);
+        if (index >= 0) {
+          if (current !== index) heardMs = 0;
+          current = index;
+          heardMs += frame.durationMs;
+          if (heardMs === 200) {
+            const words = (this.segments[index]?.transcript ?? '').split(' ');
+            out.trySend({ type: 'interim_transcript', alternatives: [{ text: words[0] ?? '' }] });
+          }
+        } else if (current >= 0) {
+          finish(current);
+          current = -1;
+        }
+      },
+      flush: () => {},
+      endInput: () => out.close(),
+      close: async () => out.close(),
+      [Symbol.asyncIterator]: () => out[Symbol.asyncIterator](),
+    };
+  }
+}
+
+export interface ScriptedReply {
+  text?: string;
+  toolCalls?: Array<{ name: string; args: unknown; callId?: string }>;
+  ttftMs?: number;
+  msPerWord?: number;
+  error?: Error;
+}
+
+/** Replies from a script, in order; `respond` may compute a reply from the context instead. */
+export class FakeLLM implements LLM {
+  readonly label = 'fake-llm';
+  readonly model = 'fake';
+  readonly capabilities = { toolCalls: true, parallelToolCalls: true };
+  readonly requests: ChatContext[] = [];
+  private index = 0;
+  constructor(
+    private readonly clock: Clock,
+    private readonly replies: ScriptedReply[] = [],
+    private readonly respond?: (chatCtx: ChatContext) => ScriptedReply,
+  ) {}
+  async *chat(options: LLMChatOptions): AsyncGenerator<LLMStreamPart> {
+    this.requests.push(options.chatCtx);
+    const reply = this.respond?.(options.chatCtx) ?? this.replies[this.index++] ?? { text: 'Okay.' };
+    const signal = options.signal;
+    try {
+      await this.clock.sleep(reply.ttftMs ?? 100, signal);
+      if (reply.error) throw reply.error;
+      const words = (reply.text ?? '').split(' ').filter((w) => w !== '');
+      for (let i = 0; i < words.length; i++) {
+        if (i > 0) await this.clock.sleep(reply.msPerWord ?? 20, signal);
+        yield { type: 'text_delta', text: i === 0 ? words[i]! : ` ${words[i]}` };
+      }
+      for (const [i, call] of (reply.toolCalls ?? []).entries()) {
+        yield {
+          type: 'tool_call',
+          callId: call.callId ?? `call_${this.index}_${i}`,
+          name: call.name,
+          arguments: JSON.stringify(call.args),
+        };
+      }
+      yield { type: 'finish', reason: reply.toolCalls?.length ? 'tool_calls' : 'stop' };
+    } catch (error) {
+      if (signal?.aborted) return;
+      throw error;
+    }
+  }
+}
+
+/** Streams 20 ms frames, `msPerChar` of audio per character, after `ttfbMs`, faster than real time. */
+export class FakeTTS implements TTS {
+  readonly label = 'fake-tts';
+  readonly sampleRate = RATE;
+  readonly numChannels = 1;
+  readonly capabilities = { streaming: true };
+  constructor(
+    private readonly clock: Clock,
+    private readonly msPerChar = 50,
+    private readonly ttfbMs = 50,
+  ) {}
+  async *synthesize(text: string): AsyncGenerator<SynthesizedAudio> {
+    yield* this.render(text, true);
+  }
+  stream(options: { signal?: AbortSignal } = {}): TTSStream {
+    const input = new Channel<string>({ capacity: 1000, overflow: 'block' });
+    const out = new Channel<SynthesizedAudio>({ capacity: 10000, overflow: 'block' });
+    let text = '';
+    void (async () => {
+      try {
+        for await (const piece of input) text += piece;
+        for await (const chunk of this.render(text, false)) {
+          if (options.signal?.aborted) break;
+          await out.send(chunk);
+        }
+        out.close();
+      } catch (error) {
+        out.fail(error);
+      }
+    })();
+    return {
+      pushText: (t) => void input.trySend(t),
+      flush: () => {},
+      endInput: () => input.close(),
+      close: async () => {
+        input.close();
+        out.dispose();
+      },
+      [Symbol.asyncIterator]: () => out[Symbol.asyncIterator](),
+    };
+  }
+  private async *render(text: string, _oneShot: boolean): AsyncGenerator<SynthesizedAudio> {
+    await this.clock.sleep(this.ttfbMs);
+    const frames = Math.max(1, Math.ceil((text.length * this.msPerChar) / FRAME_MS));
+    for (let i = 0; i < frames; i++) {
+      if (i % 10 === 9) await this.clock.sleep(FRAME_MS);
+      yield { frame: AudioFrame.silence(RATE, 1, SAMPLES), segmentId: 's1', final: i === frames - 1 };
+    }
+  }
+}
