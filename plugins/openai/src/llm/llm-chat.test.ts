@@ -4,7 +4,9 @@ import {
   APIStatusError,
   APITimeoutError,
   ChatContext,
+  type Clock,
   type LLMStreamPart,
+  realClock,
 } from '@voxwire/agents';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LLMMetrics } from '../metrics.js';
@@ -77,6 +79,28 @@ describe('LLM (Chat Completions) streaming', () => {
     expect(metrics[0]!.ttftMs).toBeGreaterThanOrEqual(0);
     expect(metrics[0]!.durationMs).toBeGreaterThanOrEqual(metrics[0]!.ttftMs!);
     expect(metrics[0]!.tokensPerSecond).toBeGreaterThan(0);
+  });
+
+  it('measures metrics on the injected clock', async () => {
+    server.enqueue(CHAT_PATH, sse(textAnswer(['a', 'b'], { prompt: 5, completion: 4 })));
+    const real = realClock();
+    let now = 0;
+    // Each reading advances 100 ms: start, first token, end.
+    const clock: Clock = {
+      now: () => (now += 100),
+      sleep: (ms, signal) => real.sleep(ms, signal),
+      setTimer: (ms, callback) => real.setTimer(ms, callback),
+      setRepeatingTimer: (ms, callback) => real.setRepeatingTimer(ms, callback),
+    };
+    const metrics: LLMMetrics[] = [];
+    const llm = makeLLM({ clock });
+    const unsubscribe = llm.onMetrics((m) => metrics.push(m));
+    await drain(llm.chat({ chatCtx: userCtx() }));
+    unsubscribe();
+    server.enqueue(CHAT_PATH, sse(textAnswer(['c'])));
+    await drain(llm.chat({ chatCtx: userCtx() }));
+    expect(metrics).toHaveLength(1);
+    expect(metrics[0]).toMatchObject({ startedAtMs: 100, ttftMs: 100, durationMs: 200, tokensPerSecond: 40 });
   });
 
   it('assembles parallel tool calls whose arguments are split across chunks', async () => {

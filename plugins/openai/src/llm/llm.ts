@@ -105,6 +105,8 @@ export class LLM implements LLMContract {
         { policy: retry, clock, signal: options.signal },
       );
       for await (const part of parts) {
+        // One chunk can carry several parts; none may follow an abort.
+        if (options.signal?.aborted) break;
         if (firstOutputAtMs === undefined && (part.type === 'text_delta' || part.type === 'tool_call')) {
           firstOutputAtMs = clock.now();
         }

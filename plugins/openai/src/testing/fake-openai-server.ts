@@ -192,10 +192,7 @@ export function sse(frames: ReadonlyArray<object | string>, options: SSEOptions 
 }
 
 /** Responses API events: each is sent as `event: <type>` + `data: <json>`; no `[DONE]`. */
-export function responsesSSE(
-  events: readonly FakeEvent[],
-  options: SSEOptions = {},
-): FakeResponse {
+export function responsesSSE(events: readonly FakeEvent[], options: SSEOptions = {}): FakeResponse {
   return sseFrames(
     events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`),
     { ...options, done: false },

@@ -1,0 +1,138 @@
+import { APIStatusError, APITimeoutError, AudioFrame, InvalidAudioError } from '@voxwire/agents';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { encodeWav } from './audio/wav.js';
+import { OpenAIConfigError } from './client.js';
+import { STT, type STTOptions } from './stt.js';
+import {
+  type FakeOpenAIServer,
+  TRANSCRIPTIONS_PATH,
+  errorResponse,
+  jsonResponse,
+  startFakeOpenAIServer,
+} from './testing/fake-openai-server.js';
+import { withTimeout } from './testing/helpers.js';
+
+let server: FakeOpenAIServer;
+beforeEach(async () => {
+  server = await startFakeOpenAIServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+function makeSTT(options: STTOptions = {}): STT {
+  return new STT({ apiKey: 'k', baseURL: server.baseURL, clientOptions: { logLevel: 'off' }, ...options });
+}
+
+function tone(samples: number, sampleRate = 16_000, offset = 0): AudioFrame {
+  const data = new Int16Array(samples);
+  for (let i = 0; i < samples; i++) data[i] = (((i + offset) * 37) % 65_536) - 32_768;
+  return new AudioFrame(data, sampleRate, 1, samples);
+}
+
+describe('encodeWav', () => {
+  it('writes a 16-bit PCM RIFF header and the samples in order', () => {
+    const bytes = encodeWav([tone(3), tone(2, 16_000, 3)]);
+    const view = new DataView(bytes.buffer);
+    expect(new TextDecoder().decode(bytes.subarray(0, 4))).toBe('RIFF');
+    expect(view.getUint32(4, true)).toBe(36 + 10);
+    expect(view.getUint16(22, true)).toBe(1);
+    expect(view.getUint32(24, true)).toBe(16_000);
+    expect(view.getUint32(28, true)).toBe(32_000);
+    expect(view.getUint16(34, true)).toBe(16);
+    expect(view.getUint32(40, true)).toBe(10);
+    const samples = [0, 1, 2, 3, 4].map((i) => view.getInt16(44 + i * 2, true));
+    expect(samples).toEqual([...tone(5).data]);
+  });
+
+  it('refuses mixed formats', () => {
+    expect(() => encodeWav([tone(2), tone(2, 24_000)])).toThrow(InvalidAudioError);
+    expect(() => encodeWav([])).toThrow(InvalidAudioError);
+  });
+});
+
+describe('STT', () => {
+  it('recognizes an utterance by uploading it as WAV', async () => {
+    server.enqueue(TRANSCRIPTIONS_PATH, jsonResponse(200, { text: '  hello world ' }));
+    const stt = makeSTT({ language: 'en', prompt: 'Voxwire' });
+    const frames = [tone(160), tone(160, 16_000, 160)];
+    const result = await stt.recognize(frames);
+    expect(result).toEqual({
+      type: 'final_transcript',
+      alternatives: [{ text: 'hello world', language: 'en' }],
+    });
+    expect(stt.capabilities.streaming).toBe(false);
+    const fields = Object.fromEntries(server.requests[0]!.fields.map((f) => [f.name, f]));
+    expect(fields.model!.data.toString()).toBe('gpt-4o-mini-transcribe');
+    expect(fields.language!.data.toString()).toBe('en');
+    expect(fields.prompt!.data.toString()).toBe('Voxwire');
+    expect(fields.response_format!.data.toString()).toBe('json');
+    expect(fields.file!.filename).toBe('audio.wav');
+    expect(Buffer.compare(fields.file!.data, Buffer.from(encodeWav(frames)))).toBe(0);
+  });
+
+  it('lets a call override the language', async () => {
+    server.enqueue(TRANSCRIPTIONS_PATH, jsonResponse(200, { text: 'bonjour' }));
+    const result = await makeSTT({ language: 'en' }).recognize([tone(100)], { language: 'fr' });
+    expect(result.alternatives[0]).toEqual({ text: 'bonjour', language: 'fr' });
+  });
+
+  it('skips the request for empty audio', async () => {
+    const result = await makeSTT().recognize([]);
+    expect(result.alternatives).toEqual([{ text: '' }]);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('reports a 401 typed and does not retry it', async () => {
+    server.enqueue(TRANSCRIPTIONS_PATH, errorResponse(401, 'bad key'));
+    const error = await makeSTT({ retry: { maxRetries: 2 } })
+      .recognize([tone(100)])
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIStatusError);
+    expect((error as APIStatusError).retryable).toBe(false);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('retries server errors when asked to', async () => {
+    server.enqueue(
+      TRANSCRIPTIONS_PATH,
+      errorResponse(500, 'oops'),
+      jsonResponse(200, { text: 'second time' }),
+    );
+    const stt = makeSTT({ retry: { maxRetries: 1, initialDelayMs: 1 } });
+    expect((await stt.recognize([tone(100)])).alternatives[0]!.text).toBe('second time');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('times out a request that never answers', async () => {
+    server.enqueue(TRANSCRIPTIONS_PATH, { steps: [{ kind: 'stall' }] });
+    const error = await withTimeout(
+      makeSTT({ timeoutMs: 150 })
+        .recognize([tone(100)])
+        .catch((e: unknown) => e),
+      3_000,
+      'stalled transcription',
+    );
+    expect(error).toBeInstanceOf(APITimeoutError);
+    expect(await withTimeout(server.requests[0]!.closedEarly, 2_000, 'connection close')).toBe(true);
+  });
+
+  it('rejects with the abort reason and drops the request when aborted', async () => {
+    server.enqueue(TRANSCRIPTIONS_PATH, { steps: [{ kind: 'stall' }] });
+    const controller = new AbortController();
+    const pending = makeSTT().recognize([tone(100)], { signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    const error = await withTimeout(
+      pending.catch((e: unknown) => e),
+      2_000,
+      'aborted transcription',
+    );
+    expect((error as Error).name).toBe('AbortError');
+    expect(await withTimeout(server.requests[0]!.closedEarly, 2_000, 'connection close')).toBe(true);
+  });
+
+  it('explains how to stream when no VAD was given', () => {
+    expect(() => makeSTT().stream()).toThrow(OpenAIConfigError);
+    expect(() => makeSTT().stream()).toThrow(/STTStreamAdapter/);
+  });
+});

@@ -1,0 +1,112 @@
+import * as core from '@voxwire/agents';
+import {
+  type AudioFrame,
+  type SpeechAlternative,
+  type STTCapabilities,
+  type STT as STTContract,
+  type STTStream,
+  type STTStreamOptions,
+  type VAD,
+  abortReason,
+} from '@voxwire/agents';
+import { toFile } from 'openai';
+import { encodeWav } from './audio/wav.js';
+import { type OpenAIClientOptions, OpenAIConfigError, type ResolvedClient, resolveClient } from './client.js';
+import { RequestGuard } from './request-guard.js';
+import { DEFAULT_RETRY_POLICY, retryCall } from './retry.js';
+
+export interface STTOptions extends OpenAIClientOptions {
+  /** Default `gpt-4o-mini-transcribe`; `whisper-1` or the model name of a local server also work. */
+  model?: string;
+  /** ISO-639-1 code (e.g. `en`). Improves accuracy and latency when known. */
+  language?: string;
+  /** Context for the recognizer: vocabulary, names, the previous sentence. */
+  prompt?: string;
+  /**
+   * A VAD that lets `stream()` work: utterances are cut by the VAD and recognized one by one through the
+   * core's STTStreamAdapter.
+   */
+  vad?: VAD;
+}
+
+type FinalTranscript = { type: 'final_transcript'; alternatives: SpeechAlternative[] };
+type StreamAdapterClass = new (stt: STTContract, vad: VAD, options?: { clock?: core.Clock }) => STTContract;
+
+const DEFAULT_STT_TIMEOUT_MS = 30_000;
+
+/**
+ * Speech-to-text over the transcriptions endpoint. It recognizes finished utterances only
+ * (`capabilities.streaming` is false): a session pairs it with a VAD through the core's STTStreamAdapter.
+ * `timeoutMs` bounds the whole request here, since the answer is not streamed. Retries are off by
+ * default because the adapter already retries a failed `recognize()`; set `retry` to retry here too.
+ */
+export class STT implements STTContract {
+  readonly label = 'openai.STT';
+  readonly model: string;
+  readonly capabilities: STTCapabilities = { streaming: false, interimResults: false };
+  private readonly resolved: ResolvedClient;
+  private readonly options: STTOptions;
+
+  constructor(options: STTOptions = {}) {
+    this.options = options;
+    this.model = options.model ?? 'gpt-4o-mini-transcribe';
+    this.resolved = resolveClient(options, {
+      timeoutMs: DEFAULT_STT_TIMEOUT_MS,
+      retry: { ...DEFAULT_RETRY_POLICY, maxRetries: 0 },
+    });
+  }
+
+  async recognize(frames: AudioFrame[], options: STTStreamOptions = {}): Promise<FinalTranscript> {
+    const { signal } = options;
+    if (signal?.aborted) throw abortReason(signal);
+    const language = options.language ?? this.options.language;
+    const durationMs = frames.reduce((total, frame) => total + frame.durationMs, 0);
+    if (durationMs === 0) return { type: 'final_transcript', alternatives: [{ text: '' }] };
+    const wav = encodeWav(frames);
+    const { client, clock, timeoutMs, retry } = this.resolved;
+    const what = `${this.label}(${this.model})`;
+    const text = await retryCall(
+      async () => {
+        const guard = new RequestGuard(clock, timeoutMs, signal, what);
+        guard.waiting();
+        try {
+          const result = await client.audio.transcriptions.create(
+            {
+              file: await toFile(wav, 'audio.wav', { type: 'audio/wav' }),
+              model: this.model,
+              response_format: 'json',
+              ...(language ? { language } : {}),
+              ...(this.options.prompt ? { prompt: this.options.prompt } : {}),
+            },
+            { signal: guard.signal },
+          );
+          return typeof result.text === 'string' ? result.text : '';
+        } catch (error) {
+          if (guard.callerAborted && !guard.timeoutFailure()) throw abortReason(signal!);
+          throw guard.failure(error);
+        } finally {
+          guard.dispose();
+        }
+      },
+      { policy: retry, clock, signal },
+    );
+    return {
+      type: 'final_transcript',
+      alternatives: [{ text: text.trim(), ...(language ? { language } : {}) }],
+    };
+  }
+
+  /** A live stream through the core's STTStreamAdapter and the `vad` option. */
+  stream(options?: STTStreamOptions): STTStream {
+    const Adapter = (core as unknown as Record<string, unknown>).STTStreamAdapter as
+      | StreamAdapterClass
+      | undefined;
+    if (!this.options.vad || !Adapter) {
+      throw new OpenAIConfigError(
+        `${this.label} recognizes finished utterances only (capabilities.streaming is false). ` +
+          `Pass a VAD as new STT({ vad }) or wrap it yourself: new STTStreamAdapter(stt, vad).`,
+      );
+    }
+    return new Adapter(this, this.options.vad, { clock: this.resolved.clock }).stream(options);
+  }
+}
