@@ -1,0 +1,4 @@
+export { SileroInferenceError, SileroModelError } from './errors.js';
+export type { SileroVADOptions } from './options.js';
+export { SileroVADStream, type SileroVADStreamEvents } from './stream.js';
+export { DEFAULT_MODEL_PATH, SileroVAD } from './vad.js';

@@ -1,0 +1,96 @@
+/**
+ * Worker entry: owns one onnxruntime session and runs the batches the pool writes into shared memory.
+ * onnxruntime-node rejects SharedArrayBuffer-backed tensors, so each batch is copied into private
+ * buffers bound to the session; the copies are a few KB, far cheaper than the inference.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import {
+  batchViews,
+  CMD_EXIT,
+  CTRL_BATCH,
+  CTRL_CMD,
+  CTRL_CMD_SEQ,
+  CTRL_DONE_SEQ,
+  CTRL_ERROR_LENGTH,
+  CTRL_RATE,
+  CTRL_STATUS,
+  contextSize,
+  ERROR_TEXT_BYTES,
+  floatsFor,
+  type ModelSampleRate,
+  STATE_SIZE,
+  STATUS_FAILED,
+  STATUS_OK,
+  windowSize,
+  type WorkerInit,
+  type WorkerReply,
+} from './protocol.js';
+import { BatchRunner, importOrt, messageOf, openSession } from './session.js';
+
+async function main(init: WorkerInit): Promise<void> {
+  const port = parentPort;
+  if (!port) throw new Error('inference-worker must run in a worker thread');
+  let runner: BatchRunner;
+  try {
+    const ort = await importOrt();
+    const session = await openSession(ort, {
+      modelPath: init.modelPath,
+      intraOpThreads: init.intraOpThreads,
+      forceCPU: init.forceCPU,
+    });
+    const local = batchViews(new ArrayBuffer(floatsFor(init.maxBatch) * 4), init.maxBatch);
+    runner = new BatchRunner(ort, session, local, init.maxBatch);
+    port.postMessage({ type: 'ready' } satisfies WorkerReply);
+    await serve(init, runner, local);
+  } catch (error) {
+    port.postMessage({ type: 'load-error', message: messageOf(error) } satisfies WorkerReply);
+  }
+}
+
+async function serve(
+  init: WorkerInit,
+  runner: BatchRunner,
+  local: ReturnType<typeof batchViews>,
+): Promise<void> {
+  const control = new Int32Array(init.control);
+  const shared = batchViews(init.data, init.maxBatch);
+  const timing = new Float64Array(init.timing);
+  const errorText = new Uint8Array(init.errorText);
+  const encoder = new TextEncoder();
+  let seen = Atomics.load(control, CTRL_CMD_SEQ);
+  for (;;) {
+    // Blocking here is the point: this thread has nothing else to do until the pool signals.
+    Atomics.wait(control, CTRL_CMD_SEQ, seen);
+    seen = Atomics.load(control, CTRL_CMD_SEQ);
+    if (control[CTRL_CMD] === CMD_EXIT) {
+      await runner.release().catch(() => undefined);
+      return;
+    }
+    const batch = control[CTRL_BATCH] as number;
+    const rate = control[CTRL_RATE] as ModelSampleRate;
+    const inputLength = batch * (windowSize(rate) + contextSize(rate));
+    const stateLength = batch * STATE_SIZE;
+    copy(shared.input, local.input, inputLength);
+    copy(shared.state, local.state, stateLength);
+    const started = performance.now();
+    try {
+      await runner.run(batch, rate);
+      timing[0] = performance.now() - started;
+      copy(local.state, shared.state, stateLength);
+      copy(local.output, shared.output, batch);
+      control[CTRL_STATUS] = STATUS_OK;
+    } catch (error) {
+      const written = encoder.encodeInto(messageOf(error), errorText.subarray(0, ERROR_TEXT_BYTES)).written;
+      control[CTRL_ERROR_LENGTH] = written;
+      control[CTRL_STATUS] = STATUS_FAILED;
+    }
+    Atomics.store(control, CTRL_DONE_SEQ, seen);
+    Atomics.notify(control, CTRL_DONE_SEQ);
+  }
+}
+
+function copy(from: Float32Array, to: Float32Array, length: number): void {
+  for (let i = 0; i < length; i++) to[i] = from[i] as number;
+}
+
+void main(workerData as WorkerInit);

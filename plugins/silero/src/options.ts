@@ -1,0 +1,113 @@
+import { availableParallelism } from 'node:os';
+import type { ModelSampleRate } from './protocol.js';
+
+export interface SileroVADOptions {
+  /** Probability at or above which a window is speech. Default 0.5. */
+  activationThreshold?: number;
+  /** Probability below which a window is silence while speaking. Default `activationThreshold - 0.15` (at least 0.01). */
+  deactivationThreshold?: number;
+  /** Speech needed before `start_of_speech`. Default 50 ms. */
+  minSpeechDurationMs?: number;
+  /** Silence needed before `end_of_speech`. Default 550 ms. */
+  minSilenceDurationMs?: number;
+  /** Audio kept before the detected start and included in the speech frames. Default 500 ms. */
+  prefixPaddingDurationMs?: number;
+  /** Longest utterance (with padding) held for `end_of_speech` frames; later audio is not kept. Default 60 000 ms. */
+  maxBufferedSpeechMs?: number;
+  /** How often `inference_done` is emitted, in ms of audio. Default 32 ms (every window). */
+  updateIntervalMs?: number;
+  /** Rate the model runs at: 16 000 (512-sample windows) or 8 000 (256). Input of any rate is resampled. Default 16 000. */
+  sampleRate?: ModelSampleRate;
+  /** Only use the CPU execution provider. Default true. */
+  forceCPU?: boolean;
+  /** onnxruntime intra-op threads per session. Default 1: parallelism comes from `workers`. */
+  threads?: number;
+  /** Inference worker threads shared by every stream in the process. Default: available cores, at most 4. */
+  workers?: number;
+  /**
+   * Where inference runs. `auto` (default) uses worker threads when the built worker file is present
+   * (always in the published package) and the calling thread otherwise (running from TypeScript sources).
+   */
+  inference?: 'auto' | 'workers' | 'main-thread';
+  /** Most windows per inference call. Default 32. */
+  maxBatchSize?: number;
+  /**
+   * Longest a window waits for others to share its inference call, in ms. A batch leaves earlier when
+   * every active stream has a window waiting. Default 8 ms.
+   */
+  maxBatchDelayMs?: number;
+  /** Unanalysed audio a stream holds before it drops the oldest (reported as an error). Default 30 000 ms. */
+  maxBacklogMs?: number;
+  /** Path of a Silero VAD v5/v6 ONNX file. Default: the model shipped in this package. */
+  modelPath?: string;
+  /** URL of the built inference worker, for bundlers that move it. Default: next to this module. */
+  workerUrl?: URL;
+}
+
+export type ResolvedOptions = Required<Omit<SileroVADOptions, 'workerUrl'>> & { workerUrl: URL | undefined };
+
+export function resolveOptions(options: SileroVADOptions, defaultModelPath: string): ResolvedOptions {
+  const activationThreshold = options.activationThreshold ?? 0.5;
+  const resolved: ResolvedOptions = {
+    activationThreshold,
+    deactivationThreshold: options.deactivationThreshold ?? Math.max(activationThreshold - 0.15, 0.01),
+    minSpeechDurationMs: options.minSpeechDurationMs ?? 50,
+    minSilenceDurationMs: options.minSilenceDurationMs ?? 550,
+    prefixPaddingDurationMs: options.prefixPaddingDurationMs ?? 500,
+    maxBufferedSpeechMs: options.maxBufferedSpeechMs ?? 60_000,
+    updateIntervalMs: options.updateIntervalMs ?? 32,
+    sampleRate: options.sampleRate ?? 16000,
+    forceCPU: options.forceCPU ?? true,
+    threads: options.threads ?? 1,
+    workers: options.workers ?? Math.max(1, Math.min(4, availableParallelism())),
+    inference: options.inference ?? 'auto',
+    maxBatchSize: options.maxBatchSize ?? 32,
+    maxBatchDelayMs: options.maxBatchDelayMs ?? 8,
+    maxBacklogMs: options.maxBacklogMs ?? 30_000,
+    modelPath: options.modelPath ?? defaultModelPath,
+    workerUrl: options.workerUrl,
+  };
+  const r = resolved;
+  probability('activationThreshold', r.activationThreshold);
+  probability('deactivationThreshold', r.deactivationThreshold);
+  if (r.deactivationThreshold > r.activationThreshold) {
+    throw new RangeError(
+      `deactivationThreshold (${r.deactivationThreshold}) must not exceed activationThreshold (${r.activationThreshold})`,
+    );
+  }
+  nonNegative('minSpeechDurationMs', r.minSpeechDurationMs);
+  nonNegative('minSilenceDurationMs', r.minSilenceDurationMs);
+  nonNegative('prefixPaddingDurationMs', r.prefixPaddingDurationMs);
+  positive('maxBufferedSpeechMs', r.maxBufferedSpeechMs);
+  positive('updateIntervalMs', r.updateIntervalMs);
+  positive('maxBacklogMs', r.maxBacklogMs);
+  nonNegative('maxBatchDelayMs', r.maxBatchDelayMs);
+  if (r.sampleRate !== 8000 && r.sampleRate !== 16000) {
+    throw new RangeError(`sampleRate must be 8000 or 16000, got ${r.sampleRate}`);
+  }
+  integerAtLeast('threads', r.threads, 1);
+  integerAtLeast('workers', r.workers, 1);
+  integerAtLeast('maxBatchSize', r.maxBatchSize, 1);
+  if (!['auto', 'workers', 'main-thread'].includes(r.inference)) {
+    throw new RangeError(`inference must be 'auto', 'workers' or 'main-thread', got ${String(r.inference)}`);
+  }
+  return resolved;
+}
+
+function probability(name: string, value: number): void {
+  if (!(value >= 0 && value <= 1)) throw new RangeError(`${name} must be within 0..1, got ${value}`);
+}
+
+function nonNegative(name: string, value: number): void {
+  if (!(Number.isFinite(value) && value >= 0)) throw new RangeError(`${name} must be >= 0 ms, got ${value}`);
+}
+
+function positive(name: string, value: number): void {
+  if (!(Number.isFinite(value) && value > 0)) throw new RangeError(`${name} must be > 0 ms, got ${value}`);
+}
+
+function integerAtLeast(name: string, value: number, min: number): void {
+  if (!(Number.isInteger(value) && value >= min)) {
+    throw new RangeError(`${name} must be an integer >= ${min}, got ${value}`);
+  }
+}

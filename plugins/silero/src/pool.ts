@@ -1,0 +1,333 @@
+import { type ExecutorSettings, type InferenceExecutor, InlineExecutor, WorkerExecutor } from './executor.js';
+import { contextSize, type ModelSampleRate, STATE_WIDTH, windowSize } from './protocol.js';
+
+/**
+ * One stream's side of the pool. Streams link themselves into the pending queue (no queue nodes are
+ * allocated) and own their recurrent state row, which the pool packs into each batch.
+ */
+export interface InferenceJob {
+  readonly modelRate: ModelSampleRate;
+  /** [2][128] recurrent state, read before and written after each window. */
+  readonly state: Float32Array;
+  nextInQueue: InferenceJob | null;
+  queued: boolean;
+  inFlight: boolean;
+  /** When the pending window was queued (performance.now()), for the batching deadline. */
+  enqueuedAt: number;
+  /** Writes context + window into `target` at `offset`. */
+  fillWindow(target: Float32Array, offset: number): void;
+  completeWindow(probability: number, inferenceMs: number): void;
+  failWindow(error: Error): void;
+}
+
+export interface PoolSettings extends ExecutorSettings {
+  executors: number;
+  maxBatchDelayMs: number;
+}
+
+export type ExecutorFactory = (settings: ExecutorSettings) => Promise<InferenceExecutor>;
+
+/** Below this many rows per worker, splitting a batch costs more CPU than the parallelism saves. */
+const MIN_SPLIT = 8;
+const RESPAWN_DELAY_MS = 1000;
+
+class JobQueue {
+  head: InferenceJob | null = null;
+  tail: InferenceJob | null = null;
+  size = 0;
+
+  push(job: InferenceJob): void {
+    job.nextInQueue = null;
+    if (this.tail) this.tail.nextInQueue = job;
+    else this.head = job;
+    this.tail = job;
+    this.size++;
+  }
+
+  shift(): InferenceJob {
+    const job = this.head as InferenceJob;
+    this.head = job.nextInQueue;
+    if (!this.head) this.tail = null;
+    job.nextInQueue = null;
+    this.size--;
+    return job;
+  }
+
+  remove(job: InferenceJob): void {
+    let previous: InferenceJob | null = null;
+    for (let node = this.head; node; node = node.nextInQueue) {
+      if (node !== job) {
+        previous = node;
+        continue;
+      }
+      if (previous) previous.nextInQueue = node.nextInQueue;
+      else this.head = node.nextInQueue;
+      if (this.tail === node) this.tail = previous;
+      node.nextInQueue = null;
+      this.size--;
+      return;
+    }
+  }
+}
+
+interface Slot {
+  executor: InferenceExecutor | undefined;
+  busy: boolean;
+  count: number;
+  rate: ModelSampleRate;
+  readonly jobs: Array<InferenceJob | undefined>;
+  readonly onDone: (inferenceMs: number) => void;
+  readonly onError: (error: unknown) => void;
+}
+
+/**
+ * Batches the pending windows of every stream into as few inference calls as latency allows. A batch
+ * leaves as soon as every stream that could contribute has a window waiting, when it is full, or when
+ * its oldest window has waited `maxBatchDelayMs`; with several idle executors a large backlog is split
+ * so all cores work.
+ */
+export class InferencePool {
+  private readonly slots: Slot[] = [];
+  private readonly queues: Record<ModelSampleRate, JobQueue> = {
+    8000: new JobQueue(),
+    16000: new JobQueue(),
+  };
+  private readonly active: Record<ModelSampleRate, number> = { 8000: 0, 16000: 0 };
+  private readonly inFlight: Record<ModelSampleRate, number> = { 8000: 0, 16000: 0 };
+  private dispatchScheduled = false;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+  private readonly dispatchBound = () => this.dispatch();
+  private readonly onTimer = () => {
+    this.timer = undefined;
+    this.dispatch();
+  };
+
+  private constructor(
+    readonly settings: PoolSettings,
+    private readonly factory: ExecutorFactory,
+  ) {}
+
+  static async create(settings: PoolSettings, factory: ExecutorFactory): Promise<InferencePool> {
+    const pool = new InferencePool(settings, factory);
+    const executors = await Promise.allSettled(
+      Array.from({ length: settings.executors }, () => factory(settings)),
+    );
+    const failed = executors.find((r) => r.status === 'rejected');
+    if (failed) {
+      await Promise.all(
+        executors.map((r) => (r.status === 'fulfilled' ? r.value.close().catch(() => undefined) : undefined)),
+      );
+      throw (failed as PromiseRejectedResult).reason;
+    }
+    for (const result of executors) {
+      pool.addSlot((result as PromiseFulfilledResult<InferenceExecutor>).value);
+    }
+    return pool;
+  }
+
+  /** The stream accepts audio: the batcher waits for its windows before the deadline. */
+  activate(job: InferenceJob): void {
+    this.active[job.modelRate]++;
+  }
+
+  /** The stream will send no more windows beyond those already queued. */
+  deactivate(job: InferenceJob): void {
+    this.active[job.modelRate]--;
+    this.scheduleDispatch();
+  }
+
+  enqueue(job: InferenceJob): void {
+    if (job.queued || job.inFlight || this.closed) return;
+    job.queued = true;
+    job.enqueuedAt = performance.now();
+    this.queues[job.modelRate].push(job);
+    this.scheduleDispatch();
+  }
+
+  /** Drops the job's queued window; an in-flight window completes and is ignored by the job. */
+  cancel(job: InferenceJob): void {
+    if (!job.queued) return;
+    this.queues[job.modelRate].remove(job);
+    job.queued = false;
+  }
+
+  get pendingWindows(): number {
+    return this.queues[8000].size + this.queues[16000].size;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    for (const rate of [8000, 16000] as const) {
+      const queue = this.queues[rate];
+      while (queue.size > 0) queue.shift().queued = false;
+    }
+    await Promise.all(this.slots.map((slot) => slot.executor?.close().catch(() => undefined)));
+  }
+
+  private addSlot(executor: InferenceExecutor): void {
+    const slot: Slot = {
+      executor,
+      busy: false,
+      count: 0,
+      rate: 16000,
+      jobs: new Array<InferenceJob | undefined>(this.settings.maxBatch).fill(undefined),
+      onDone: (inferenceMs) => this.finish(slot, inferenceMs),
+      onError: (error) => this.fail(slot, error),
+    };
+    this.slots.push(slot);
+  }
+
+  private scheduleDispatch(): void {
+    if (this.dispatchScheduled || this.closed) return;
+    this.dispatchScheduled = true;
+    // A microtask lets every frame pushed in the same tick join one batch.
+    queueMicrotask(this.dispatchBound);
+  }
+
+  private dispatch(): void {
+    this.dispatchScheduled = false;
+    if (this.closed) return;
+    const now = performance.now();
+    let deadline = Number.POSITIVE_INFINITY;
+    for (const slot of this.slots) {
+      if (slot.busy || !slot.executor) continue;
+      const rate = this.pickQueue(now);
+      if (rate === undefined) {
+        deadline = Math.min(deadline, this.deadline(8000), this.deadline(16000));
+        break;
+      }
+      this.launch(slot, rate);
+    }
+    if (deadline !== Number.POSITIVE_INFINITY && !this.timer) {
+      this.timer = setTimeout(this.onTimer, Math.max(0, deadline - now));
+    }
+  }
+
+  /** The rate whose queue may leave now, preferring the longer queue. */
+  private pickQueue(now: number): ModelSampleRate | undefined {
+    const a = this.ready(16000, now);
+    const b = this.ready(8000, now);
+    if (a && b) return this.queues[16000].size >= this.queues[8000].size ? 16000 : 8000;
+    return a ? 16000 : b ? 8000 : undefined;
+  }
+
+  private ready(rate: ModelSampleRate, now: number): boolean {
+    const queue = this.queues[rate];
+    if (queue.size === 0) return false;
+    if (queue.size >= this.settings.maxBatch) return true;
+    if (queue.size >= this.active[rate] - this.inFlight[rate]) return true;
+    return now - (queue.head as InferenceJob).enqueuedAt >= this.settings.maxBatchDelayMs;
+  }
+
+  private deadline(rate: ModelSampleRate): number {
+    const head = this.queues[rate].head;
+    return head ? head.enqueuedAt + this.settings.maxBatchDelayMs : Number.POSITIVE_INFINITY;
+  }
+
+  private launch(slot: Slot, rate: ModelSampleRate): void {
+    const executor = slot.executor as InferenceExecutor;
+    const queue = this.queues[rate];
+    let idle = 0;
+    for (const s of this.slots) if (!s.busy && s.executor) idle++;
+    let take = queue.size;
+    if (idle > 1 && take >= 2 * MIN_SPLIT) take = Math.ceil(take / idle);
+    take = Math.min(take, this.settings.maxBatch);
+    const { input, state } = executor.views;
+    const row = windowSize(rate) + contextSize(rate);
+    for (let i = 0; i < take; i++) {
+      const job = queue.shift();
+      job.queued = false;
+      job.inFlight = true;
+      slot.jobs[i] = job;
+      job.fillWindow(input, i * row);
+      packState(job.state, state, i, take);
+    }
+    slot.busy = true;
+    slot.count = take;
+    slot.rate = rate;
+    this.inFlight[rate] += take;
+    executor.run(take, rate).then(slot.onDone, slot.onError);
+  }
+
+  private finish(slot: Slot, inferenceMs: number): void {
+    const { output, state } = (slot.executor as InferenceExecutor).views;
+    const count = slot.count;
+    const perWindowMs = inferenceMs / count;
+    this.release(slot);
+    for (let i = 0; i < count; i++) {
+      const job = slot.jobs[i] as InferenceJob;
+      slot.jobs[i] = undefined;
+      job.inFlight = false;
+      unpackState(state, job.state, i, count);
+      job.completeWindow(output[i] as number, perWindowMs);
+    }
+    this.dispatch();
+  }
+
+  private fail(slot: Slot, error: unknown): void {
+    const failure = error instanceof Error ? error : new Error(String(error));
+    const count = slot.count;
+    this.release(slot);
+    if (slot.executor instanceof WorkerExecutor && !slot.executor.alive) this.respawn(slot);
+    for (let i = 0; i < count; i++) {
+      const job = slot.jobs[i] as InferenceJob;
+      slot.jobs[i] = undefined;
+      job.inFlight = false;
+      job.failWindow(failure);
+    }
+    this.dispatch();
+  }
+
+  private release(slot: Slot): void {
+    slot.busy = false;
+    this.inFlight[slot.rate] -= slot.count;
+    slot.count = 0;
+  }
+
+  private respawn(slot: Slot): void {
+    slot.executor = undefined;
+    const attempt = () => {
+      if (this.closed) return;
+      this.factory(this.settings).then(
+        (executor) => {
+          if (this.closed) {
+            void executor.close();
+            return;
+          }
+          slot.executor = executor;
+          this.dispatch();
+        },
+        () => setTimeout(attempt, RESPAWN_DELAY_MS).unref(),
+      );
+    };
+    attempt();
+  }
+}
+
+function packState(from: Float32Array, to: Float32Array, row: number, batch: number): void {
+  const a = row * STATE_WIDTH;
+  const b = (batch + row) * STATE_WIDTH;
+  for (let k = 0; k < STATE_WIDTH; k++) {
+    to[a + k] = from[k] as number;
+    to[b + k] = from[STATE_WIDTH + k] as number;
+  }
+}
+
+function unpackState(from: Float32Array, to: Float32Array, row: number, batch: number): void {
+  const a = row * STATE_WIDTH;
+  const b = (batch + row) * STATE_WIDTH;
+  for (let k = 0; k < STATE_WIDTH; k++) {
+    to[k] = from[a + k] as number;
+    to[STATE_WIDTH + k] = from[b + k] as number;
+  }
+}
+
+export function createExecutorFactory(mode: 'workers' | 'main-thread', workerUrl?: URL): ExecutorFactory {
+  if (mode === 'main-thread') return (settings) => InlineExecutor.create(settings);
+  if (!workerUrl) throw new Error('worker inference needs the worker file URL');
+  return (settings) => WorkerExecutor.create(settings, workerUrl);
+}

@@ -1,0 +1,361 @@
+import {
+  AudioFrame,
+  type AudioFrameLike,
+  AudioResampler,
+  Channel,
+  InvalidAudioError,
+  TypedEmitter,
+  type VADEvent,
+  type VADStream,
+} from '@voxwire/agents';
+import { SPEECH_ENDED, SPEECH_STARTED, SpeechDetector } from './detector.js';
+import { SileroInferenceError } from './errors.js';
+import type { ResolvedOptions } from './options.js';
+import type { InferenceJob, InferencePool } from './pool.js';
+import { contextSize, type ModelSampleRate, STATE_SIZE, windowSize } from './protocol.js';
+import { appendMonoFloat, appendMonoInt16, SampleStore } from './sample-store.js';
+
+/** Events that do not fit the VAD contract's iteration. */
+export interface SileroVADStreamEvents extends Record<string, unknown> {
+  /** The stream recovered from a failed inference or dropped audio it could not keep up with. */
+  error: SileroInferenceError;
+}
+
+const EVENT_CAPACITY = 512;
+/** Room kept for start/end events: `inference_done` is skipped before a slow consumer loses those. */
+const BOUNDARY_RESERVE = 64;
+
+/**
+ * One audio stream through the shared model. Frames are downmixed, resampled to the model rate and
+ * cut into windows here; the pool batches the windows with other streams' and hands back
+ * probabilities, which drive the speech detector. Positions are counted in model samples.
+ */
+export class SileroVADStream implements VADStream, InferenceJob {
+  readonly modelRate: ModelSampleRate;
+  readonly state = new Float32Array(STATE_SIZE);
+  nextInQueue: InferenceJob | null = null;
+  queued = false;
+  inFlight = false;
+  enqueuedAt = 0;
+
+  private readonly events = new Channel<VADEvent>({
+    capacity: EVENT_CAPACITY,
+    overflow: 'drop-oldest',
+    name: 'silero-vad-events',
+  });
+  private readonly emitter = new TypedEmitter<SileroVADStreamEvents>();
+  private readonly detector: SpeechDetector;
+  private readonly window: number;
+  private readonly context: number;
+  private readonly prefixSamples: number;
+  private readonly updateSamples: number;
+  private readonly backlogSamples: number;
+  /** Model-rate audio from the current window's context on; starts with a silent context. */
+  private readonly pcm: SampleStore<Float32Array>;
+  /** Input-rate mono audio kept for prefix padding and the speech frames. */
+  private history: SampleStore<Int16Array> | undefined;
+  private inputRate = 0;
+  private inputChannels = 0;
+  private resampler: AudioResampler | undefined;
+  /** Where the next window's new samples begin. */
+  private nextWindow = 0;
+  private lastUpdate = Number.NEGATIVE_INFINITY;
+  private speech: SampleStore<Int16Array> | undefined;
+  private speechCap = 0;
+  private ended = false;
+  private closed = false;
+  private readonly abortListener: (() => void) | undefined;
+
+  constructor(
+    private readonly pool: InferencePool,
+    private readonly options: ResolvedOptions,
+    private readonly signal?: AbortSignal,
+    private readonly onClose?: (stream: SileroVADStream) => void,
+  ) {
+    const rate = options.sampleRate;
+    this.modelRate = rate;
+    this.window = windowSize(rate);
+    this.context = contextSize(rate);
+    const samples = (ms: number) => Math.round((ms * rate) / 1000);
+    this.prefixSamples = samples(options.prefixPaddingDurationMs);
+    this.updateSamples = samples(options.updateIntervalMs);
+    this.backlogSamples = Math.max(samples(options.maxBacklogMs), 2 * this.window);
+    this.detector = new SpeechDetector({
+      activationThreshold: options.activationThreshold,
+      deactivationThreshold: options.deactivationThreshold,
+      minSpeechSamples: samples(options.minSpeechDurationMs),
+      minSilenceSamples: samples(options.minSilenceDurationMs),
+    });
+    this.pcm = new SampleStore((n) => new Float32Array(n), 4 * (this.window + this.context), -this.context);
+    this.pcm.commit(this.context);
+    pool.activate(this);
+    if (signal) {
+      if (signal.aborted) {
+        void this.close();
+      } else {
+        this.abortListener = () => void this.close();
+        signal.addEventListener('abort', this.abortListener, { once: true });
+      }
+    }
+  }
+
+  /** Unanalysed audio waiting for inference, in ms. */
+  get pendingAudioMs(): number {
+    return (Math.max(0, this.pcm.end - this.nextWindow) * 1000) / this.modelRate;
+  }
+
+  /** Audio analysed so far, in ms. */
+  get processedAudioMs(): number {
+    return (this.nextWindow * 1000) / this.modelRate;
+  }
+
+  on<K extends keyof SileroVADStreamEvents>(
+    name: K,
+    listener: (event: SileroVADStreamEvents[K]) => void,
+  ): this {
+    this.emitter.on(name, listener);
+    return this;
+  }
+
+  off<K extends keyof SileroVADStreamEvents>(
+    name: K,
+    listener: (event: SileroVADStreamEvents[K]) => void,
+  ): this {
+    this.emitter.off(name, listener);
+    return this;
+  }
+
+  pushFrame(frame: AudioFrameLike): void {
+    if (this.closed || this.ended) return;
+    if (frame.samplesPerChannel === 0) return;
+    if (this.inputRate === 0) this.startInput(frame);
+    else if (frame.sampleRate !== this.inputRate || frame.channels !== this.inputChannels) {
+      throw new InvalidAudioError(
+        `Silero VAD stream started at ${this.inputRate} Hz x ${this.inputChannels} channel(s) and got ` +
+          `${frame.sampleRate} Hz x ${frame.channels}; open a new stream for a new format`,
+      );
+    }
+    appendMonoInt16(this.history as SampleStore<Int16Array>, frame.data, frame.channels);
+    if (this.resampler) {
+      for (const out of this.resampler.push(frame)) appendMonoFloat(this.pcm, out.data, out.channels);
+    } else {
+      appendMonoFloat(this.pcm, frame.data, frame.channels);
+    }
+    this.schedule();
+  }
+
+  endInput(): void {
+    if (this.closed || this.ended) return;
+    this.ended = true;
+    if (this.resampler) {
+      for (const out of this.resampler.flush()) appendMonoFloat(this.pcm, out.data, out.channels);
+    }
+    this.pool.deactivate(this);
+    this.schedule();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (!this.ended) this.pool.deactivate(this);
+    this.ended = true;
+    this.pool.cancel(this);
+    if (this.abortListener) this.signal?.removeEventListener('abort', this.abortListener);
+    this.events.dispose();
+    this.emitter.removeAllListeners();
+    this.speech = undefined;
+    this.history = undefined;
+    this.onClose?.(this);
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<VADEvent> {
+    return this.events[Symbol.asyncIterator]();
+  }
+
+  fillWindow(target: Float32Array, offset: number): void {
+    const from = this.pcm.data;
+    const start = this.pcm.indexOf(this.nextWindow - this.context);
+    const length = this.context + this.window;
+    for (let i = 0; i < length; i++) target[offset + i] = from[start + i] as number;
+  }
+
+  completeWindow(probability: number, inferenceMs: number): void {
+    if (this.closed) return;
+    const start = this.nextWindow;
+    this.nextWindow = start + this.window;
+    this.onProbability(probability, start, inferenceMs);
+    this.pcm.trimBefore(this.nextWindow - this.context);
+    this.schedule();
+  }
+
+  failWindow(error: Error): void {
+    if (this.closed) return;
+    // A broken recurrent state would poison every later window, so the stream starts afresh.
+    this.state.fill(0);
+    const timestampMs = this.toMs(this.nextWindow);
+    this.emitter.emit(
+      'error',
+      new SileroInferenceError(`Silero VAD inference failed at ${timestampMs} ms: ${error.message}`, {
+        code: 'inference_failed',
+        timestampMs,
+        cause: error,
+      }),
+    );
+    // Counting the window as silence lets a running utterance end instead of hanging on a dead model.
+    this.completeWindow(0, 0);
+  }
+
+  private startInput(frame: AudioFrameLike): void {
+    this.inputRate = frame.sampleRate;
+    this.inputChannels = frame.channels;
+    if (frame.sampleRate !== this.modelRate) {
+      this.resampler = new AudioResampler(frame.sampleRate, this.modelRate, { channels: frame.channels });
+    }
+    const perWindow = Math.ceil((this.window * frame.sampleRate) / this.modelRate);
+    this.history = new SampleStore(
+      (n) => new Int16Array(n),
+      this.toInput(this.prefixSamples) + 8 * perWindow,
+    );
+  }
+
+  /** Queues the next window, drops audio the pool cannot keep up with, or finishes an ended stream. */
+  private schedule(): void {
+    if (this.closed || this.inFlight) return;
+    const available = this.pcm.end - this.nextWindow;
+    if (available > this.backlogSamples) this.dropBacklog(available);
+    if (this.pcm.end - this.nextWindow >= this.window) {
+      this.pool.enqueue(this);
+      return;
+    }
+    if (this.ended && !this.queued) this.finish();
+  }
+
+  private dropBacklog(available: number): void {
+    const drop = Math.floor((available - (this.backlogSamples >> 1)) / this.window) * this.window;
+    if (drop <= 0) return;
+    const timestampMs = this.toMs(this.nextWindow);
+    this.nextWindow += drop;
+    this.pcm.trimBefore(this.nextWindow - this.context);
+    this.state.fill(0);
+    this.detector.skipTo(this.nextWindow);
+    this.trimHistory();
+    this.emitter.emit(
+      'error',
+      new SileroInferenceError(
+        `Silero VAD fell ${this.toMs(available)} ms behind and dropped ${this.toMs(drop)} ms of audio`,
+        { code: 'audio_dropped', timestampMs },
+      ),
+    );
+  }
+
+  private onProbability(probability: number, start: number, inferenceMs: number): void {
+    const detector = this.detector;
+    const end = start + this.window;
+    const transition = detector.update(probability, start, this.window);
+    if (transition === SPEECH_STARTED) {
+      this.beginSpeech(Math.max(0, detector.speechStart - this.prefixSamples), end);
+    } else if (this.speech) {
+      this.appendSpeech(start, end);
+    }
+    if (end - this.lastUpdate >= this.updateSamples) {
+      this.lastUpdate = end;
+      if (this.events.size < EVENT_CAPACITY - BOUNDARY_RESERVE) {
+        this.events.trySend({
+          type: 'inference_done',
+          timestampMs: this.toMs(end),
+          probability,
+          speaking: detector.speaking,
+          speechDurationMs: this.toMs(detector.speechSamples()),
+          silenceDurationMs: this.toMs(detector.silenceSamples()),
+          inferenceDurationMs: inferenceMs,
+        });
+      }
+    }
+    if (transition === SPEECH_STARTED) {
+      this.events.trySend({
+        type: 'start_of_speech',
+        timestampMs: this.toMs(detector.speechStart),
+        speechDurationMs: this.toMs(detector.speechSamples()),
+        silenceDurationMs: 0,
+        frames: [this.speechFrame()],
+      });
+    } else if (transition === SPEECH_ENDED) {
+      this.endSpeech(end);
+    }
+    this.trimHistory();
+  }
+
+  private endSpeech(position: number): void {
+    const detector = this.detector;
+    this.events.trySend({
+      type: 'end_of_speech',
+      timestampMs: this.toMs(detector.endedAt),
+      speechDurationMs: this.toMs(detector.endedAt - detector.speechStart),
+      silenceDurationMs: this.toMs(position - detector.endedAt),
+      frames: [this.speechFrame()],
+    });
+    // Emitted frames view this buffer, so the next utterance gets a new one instead of overwriting it.
+    this.speech = undefined;
+  }
+
+  private finish(): void {
+    const end = this.nextWindow;
+    if (this.detector.finish()) this.endSpeech(end);
+    this.events.close();
+    this.history = undefined;
+    this.onClose?.(this);
+  }
+
+  private beginSpeech(from: number, to: number): void {
+    const first = this.toInput(from);
+    this.speechCap = this.toInput(Math.round((this.options.maxBufferedSpeechMs * this.modelRate) / 1000));
+    const initial = Math.min(this.speechCap, this.toInput(to) - first + this.toInput(this.modelRate));
+    this.speech = new SampleStore((n) => new Int16Array(n), initial, 0);
+    this.copySpeech(first, this.toInput(to));
+  }
+
+  private appendSpeech(from: number, to: number): void {
+    this.copySpeech(this.toInput(from), this.toInput(to));
+  }
+
+  /** Copies input-rate history [first, last) into the speech buffer, up to the cap. */
+  private copySpeech(first: number, last: number): void {
+    const speech = this.speech as SampleStore<Int16Array>;
+    const history = this.history;
+    if (!history) return;
+    const from = Math.max(first, history.origin);
+    const to = Math.min(last, history.end, from + (this.speechCap - speech.count));
+    if (to <= from) return;
+    const at = speech.reserve(to - from);
+    const src = history.data;
+    const dst = speech.data;
+    const offset = history.indexOf(from);
+    for (let i = 0, n = to - from; i < n; i++) dst[at + i] = src[offset + i] as number;
+    speech.commit(to - from);
+  }
+
+  private speechFrame(): AudioFrame {
+    const speech = this.speech as SampleStore<Int16Array>;
+    const samples = speech.data.subarray(speech.head, speech.head + speech.count);
+    return new AudioFrame(samples, this.inputRate, 1, samples.length);
+  }
+
+  /** Keeps the input audio that prefix padding or a possible start of speech may still need. */
+  private trimHistory(): void {
+    const history = this.history;
+    if (!history) return;
+    const detector = this.detector;
+    const candidate = !detector.speaking && detector.speechSamples() > 0;
+    const keepFrom = (candidate ? detector.speechStart : this.nextWindow) - this.prefixSamples;
+    history.trimBefore(this.toInput(Math.max(0, keepFrom)));
+  }
+
+  /** Model-rate position to input-rate position; the resampler keeps the two aligned without delay. */
+  private toInput(modelPosition: number): number {
+    return Math.round((modelPosition * this.inputRate) / this.modelRate);
+  }
+
+  private toMs(modelSamples: number): number {
+    return (modelSamples * 1000) / this.modelRate;
+  }
+}

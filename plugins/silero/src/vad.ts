@@ -1,0 +1,175 @@
+import { stat } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { VAD, VADCapabilities } from '@voxwire/agents';
+import { SileroModelError } from './errors.js';
+import { defaultWorkerUrl } from './executor.js';
+import { type ResolvedOptions, resolveOptions, type SileroVADOptions } from './options.js';
+import { createExecutorFactory, type ExecutorFactory, InferencePool, type PoolSettings } from './pool.js';
+import { messageOf } from './session.js';
+import { SileroVADStream } from './stream.js';
+
+/** The model shipped in this package: `model/` sits beside both `src/` and `dist/`. */
+export const DEFAULT_MODEL_PATH = fileURLToPath(new URL('../model/silero_vad.onnx', import.meta.url));
+
+interface PoolEntry {
+  pool: Promise<InferencePool>;
+  users: number;
+}
+
+/** One pool (model sessions and workers) per distinct configuration in the process, shared by every VAD. */
+const pools = new Map<string, PoolEntry>();
+let warnedInline = false;
+let construct: (
+  options: ResolvedOptions,
+  pool: InferencePool,
+  key: string,
+  inference: 'workers' | 'main-thread',
+) => SileroVAD;
+
+/**
+ * Silero voice activity detection. `SileroVAD.load()` opens the model once per process (in worker
+ * threads by default); every stream shares it and keeps its own recurrent state.
+ *
+ * ```ts
+ * const vad = await SileroVAD.load({ minSilenceDurationMs: 400 });
+ * const stream = vad.stream();
+ * ```
+ */
+export class SileroVAD implements VAD {
+  readonly label = 'silero';
+  readonly capabilities: VADCapabilities;
+  readonly minSilenceDurationMs: number;
+  readonly minSpeechDurationMs: number;
+  /** Where inference runs for this instance. */
+  readonly inference: 'workers' | 'main-thread';
+  private closed = false;
+  private readonly streams = new Set<SileroVADStream>();
+
+  static {
+    construct = (options, pool, key, inference) => new SileroVAD(options, pool, key, inference);
+  }
+
+  private constructor(
+    readonly options: Readonly<ResolvedOptions>,
+    private readonly pool: InferencePool,
+    private readonly poolKey: string,
+    inference: 'workers' | 'main-thread',
+  ) {
+    this.capabilities = { updateIntervalMs: options.updateIntervalMs };
+    this.minSilenceDurationMs = options.minSilenceDurationMs;
+    this.minSpeechDurationMs = options.minSpeechDurationMs;
+    this.inference = inference;
+  }
+
+  /**
+   * Loads the model (or joins the process's already loaded one). Rejects with `SileroModelError`,
+   * naming the path, when the file is missing or cannot be loaded.
+   */
+  static async load(options: SileroVADOptions = {}): Promise<SileroVAD> {
+    const resolved = resolveOptions(options, DEFAULT_MODEL_PATH);
+    const { mode, workerUrl } = chooseInference(resolved);
+    return openVAD(resolved, mode, createExecutorFactory(mode, workerUrl), workerUrl?.href ?? '');
+  }
+
+  stream(options: { signal?: AbortSignal } = {}): SileroVADStream {
+    if (this.closed) throw new Error('SileroVAD is closed');
+    const stream = new SileroVADStream(this.pool, this.options, options.signal, (s) =>
+      this.streams.delete(s),
+    );
+    this.streams.add(stream);
+    return stream;
+  }
+
+  /** Closes this instance's streams and releases its use of the shared model; the last user stops the workers. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    // Streams cannot outlive the model they run on: their iteration ends instead of hanging.
+    await Promise.all([...this.streams].map((stream) => stream.close()));
+    const entry = pools.get(this.poolKey);
+    if (!entry || --entry.users > 0) return;
+    pools.delete(this.poolKey);
+    await this.pool.close();
+  }
+}
+
+async function openVAD(
+  options: ResolvedOptions,
+  mode: 'workers' | 'main-thread',
+  factory: ExecutorFactory,
+  discriminator: string,
+  checkFile = true,
+): Promise<SileroVAD> {
+  if (checkFile) await checkModelFile(options.modelPath);
+  const settings: PoolSettings = {
+    modelPath: options.modelPath,
+    intraOpThreads: options.threads,
+    forceCPU: options.forceCPU,
+    maxBatch: options.maxBatchSize,
+    executors: mode === 'workers' ? options.workers : 1,
+    maxBatchDelayMs: options.maxBatchDelayMs,
+  };
+  const key = JSON.stringify([mode, discriminator, settings]);
+  let entry = pools.get(key);
+  if (!entry) {
+    const pool = InferencePool.create(settings, factory).catch((error: unknown) => {
+      pools.delete(key);
+      if (error instanceof SileroModelError) throw error;
+      throw new SileroModelError(messageOf(error), options.modelPath, { cause: error });
+    });
+    entry = { pool, users: 0 };
+    pools.set(key, entry);
+  }
+  entry.users++;
+  try {
+    return construct(options, await entry.pool, key, mode);
+  } catch (error) {
+    entry.users--;
+    throw error;
+  }
+}
+
+/** Opens with a custom executor factory: how tests run the whole pipeline on a fake model. Not public. */
+export function openWithExecutor(
+  options: SileroVADOptions,
+  factory: ExecutorFactory,
+  key: string,
+): Promise<SileroVAD> {
+  const resolved = resolveOptions({ ...options, modelPath: options.modelPath ?? `fake:${key}` }, '');
+  return openVAD(resolved, 'main-thread', factory, key, false);
+}
+
+function chooseInference(options: ResolvedOptions): { mode: 'workers' | 'main-thread'; workerUrl?: URL } {
+  if (options.inference === 'main-thread') return { mode: 'main-thread' };
+  const workerUrl = options.workerUrl ?? defaultWorkerUrl();
+  if (workerUrl) return { mode: 'workers', workerUrl };
+  if (options.inference === 'workers') {
+    throw new Error(
+      'Silero VAD worker inference needs the built worker (dist/inference-worker.js); pass workerUrl or build the package',
+    );
+  }
+  if (!warnedInline) {
+    warnedInline = true;
+    process.emitWarning(
+      'Silero VAD is running inference on the main thread because the built worker file was not found (running from sources?)',
+      { code: 'VOXWIRE_SILERO_INLINE' },
+    );
+  }
+  return { mode: 'main-thread' };
+}
+
+async function checkModelFile(path: string): Promise<void> {
+  let size: number;
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) throw new Error('not a file');
+    size = info.size;
+  } catch (error) {
+    throw new SileroModelError(`Silero VAD model not found at ${path}: ${messageOf(error)}`, path, {
+      cause: error,
+    });
+  }
+  if (size < 1024) {
+    throw new SileroModelError(`Silero VAD model at ${path} is corrupt: only ${size} bytes`, path);
+  }
+}
