@@ -1,4 +1,14 @@
-import { APIStatusError, APITimeoutError, AudioFrame, InvalidAudioError } from '@voxwire/agents';
+import * as core from '@voxwire/agents';
+import {
+  APIStatusError,
+  APITimeoutError,
+  AudioFrame,
+  Channel,
+  InvalidAudioError,
+  type STTEvent,
+  type VAD,
+  type VADEvent,
+} from '@voxwire/agents';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { encodeWav } from './audio/wav.js';
 import { OpenAIConfigError } from './client.js';
@@ -131,8 +141,54 @@ describe('STT', () => {
     expect(await withTimeout(server.requests[0]!.closedEarly, 2_000, 'connection close')).toBe(true);
   });
 
+  it.skipIf(!('STTStreamAdapter' in core))('streams through the core adapter when given a VAD', async () => {
+    server.enqueue(TRANSCRIPTIONS_PATH, jsonResponse(200, { text: 'hello' }));
+    const stt = makeSTT({ vad: oneUtteranceVAD() });
+    const stream = stt.stream();
+    stream.pushFrame(tone(160));
+    stream.pushFrame(tone(160, 16_000, 160));
+    stream.endInput();
+    const events: STTEvent[] = [];
+    for await (const event of stream) events.push(event);
+    expect(events.find((e) => e.type === 'final_transcript')).toEqual({
+      type: 'final_transcript',
+      alternatives: [{ text: 'hello' }],
+    });
+    const file = server.requests[0]!.fields.find((f) => f.name === 'file')!;
+    expect(file.data.length).toBe(44 + 320 * 2);
+  });
+
   it('explains how to stream when no VAD was given', () => {
     expect(() => makeSTT().stream()).toThrow(OpenAIConfigError);
     expect(() => makeSTT().stream()).toThrow(/STTStreamAdapter/);
   });
 });
+
+/** A VAD that reports everything pushed before `endInput()` as one utterance. */
+function oneUtteranceVAD(): VAD {
+  return {
+    label: 'fake.VAD',
+    capabilities: { updateIntervalMs: 10 },
+    minSilenceDurationMs: 100,
+    minSpeechDurationMs: 10,
+    stream() {
+      const events = new Channel<VADEvent>({ capacity: 16, overflow: 'block' });
+      const frames: AudioFrame[] = [];
+      const boundary = { timestampMs: 0, speechDurationMs: 0, silenceDurationMs: 0 };
+      return {
+        pushFrame(frame) {
+          if (frames.length === 0) events.trySend({ type: 'start_of_speech', ...boundary, frames: [frame] });
+          frames.push(frame);
+        },
+        endInput() {
+          events.trySend({ type: 'end_of_speech', ...boundary, frames: [...frames] });
+          events.close();
+        },
+        async close() {
+          events.dispose();
+        },
+        [Symbol.asyncIterator]: () => events[Symbol.asyncIterator](),
+      };
+    },
+  };
+}

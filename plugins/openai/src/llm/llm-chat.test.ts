@@ -259,6 +259,30 @@ describe('LLM (Chat Completions) failures', () => {
     expect(server.requestsTo(CHAT_PATH)).toHaveLength(1);
   });
 
+  it('times out a server that never sends the response headers', async () => {
+    server.enqueue(CHAT_PATH, { steps: [{ kind: 'stall' }] });
+    const llm = makeLLM({ timeoutMs: 150, retry: { maxRetries: 0 } });
+    const { items, error } = await withTimeout(
+      drain(llm.chat({ chatCtx: userCtx() })),
+      3_000,
+      'silent server',
+    );
+    expect(items).toEqual([]);
+    expect(error).toBeInstanceOf(APITimeoutError);
+    expect((error as APITimeoutError).retryable).toBe(true);
+    expect(await withTimeout(server.requests[0]!.closedEarly, 2_000, 'connection close')).toBe(true);
+  });
+
+  it('reports a refused connection as a retryable connection error', async () => {
+    const port = server.port;
+    await server.close();
+    const llm = new LLM({ apiKey: 'k', baseURL: `http://127.0.0.1:${port}/v1`, retry: { maxRetries: 0 } });
+    const { error } = await drain(llm.chat({ chatCtx: userCtx() }));
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect((error as APIConnectionError).retryable).toBe(true);
+    server = await startFakeOpenAIServer();
+  });
+
   it('retries a request that stalls before the first token', async () => {
     server.enqueue(CHAT_PATH, sse([], { ending: 'stall' }), sse(textAnswer(['fresh'])));
     const { items, error } = await drain(makeLLM({ timeoutMs: 150 }).chat({ chatCtx: userCtx() }));

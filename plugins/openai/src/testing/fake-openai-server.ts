@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 export type FakeStep =
   | { kind: 'write'; data: string | Uint8Array }
   | { kind: 'wait'; ms: number }
-  /** Sends nothing more and keeps the connection open until the client gives up. */
+  /** Sends nothing more and keeps the connection open until the client gives up (as the first step: no headers). */
   | { kind: 'stall' }
   /** Kills the socket without finishing the response, like a crashed server. */
   | { kind: 'destroy' };
@@ -124,12 +124,17 @@ async function serve(
       : next
     : jsonResponse(500, { error: { message: `fake server: no scripted response for ${recorded.path}` } });
 
-  res.writeHead(response.status ?? 200, response.headers ?? {});
-  res.flushHeaders();
+  // Headers go out with the first write, so a response that starts with `stall` never answers at all.
+  const sendHead = (): void => {
+    if (res.headersSent) return;
+    res.writeHead(response.status ?? 200, response.headers ?? {});
+    res.flushHeaders();
+  };
   for (const step of response.steps) {
     if (res.destroyed) return;
     switch (step.kind) {
       case 'write':
+        sendHead();
         res.write(step.data);
         break;
       case 'wait':
@@ -142,6 +147,7 @@ async function serve(
         return;
     }
   }
+  sendHead();
   res.end();
 }
 
