@@ -26,3 +26,5 @@ export * from './voice/speech-handle.js';
 export { MissingProviderError } from './voice/reply-pipeline.js';
 export type * from './voice/trace.js';
 export type { CommittedTurn, UserState } from './voice/user-turn-tracker.js';
+export * from './log/logger.js';
+export { isSecretKey, REDACTED, redactLogText, redactLogValue } from './log/redact.js';

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { processId } from '../utils/ids.js';
 
 export type ChatRole = 'system' | 'developer' | 'user' | 'assistant';
@@ -206,12 +207,20 @@ export class ChatContext {
    * whose call was cut off, since providers reject an output without its call.
    */
   truncate(maxItems: number): this {
+    if (!Number.isInteger(maxItems) || maxItems < 0) {
+      throw new RangeError(`truncate() needs a non-negative integer, got ${maxItems}`);
+    }
     if (this.itemList.length <= maxItems) return this;
     const instructions = this.itemList.find(
       (item) => item.type === 'message' && (item.role === 'system' || item.role === 'developer'),
     );
-    let tail = this.itemList.slice(-maxItems);
-    while (tail.length > 0 && tail[0]!.type === 'function_call_output') tail = tail.slice(1);
+    // slice(-0) would keep everything.
+    let tail = maxItems === 0 ? [] : this.itemList.slice(-maxItems);
+    // With parallel calls the cut can fall between two calls, leaving an orphan output after a kept
+    // call, so every output is checked, not just a leading one.
+    const keptCalls = new Set<string>();
+    for (const item of tail) if (item.type === 'function_call') keptCalls.add(item.callId);
+    tail = tail.filter((item) => item.type !== 'function_call_output' || keptCalls.has(item.callId));
     if (instructions && !tail.includes(instructions)) tail = [instructions, ...tail];
     this.itemList = tail;
     return this;
@@ -236,8 +245,26 @@ export class ChatContext {
     return { items: this.itemList.map((item) => structuredClone(item)) };
   }
 
+  /**
+   * Rebuilds a context from `toJSON()` output, e.g. a stored conversation. The data is checked, since it
+   * usually comes from outside the process; unknown extra fields are kept. Throws `TypeError` naming
+   * the first bad field.
+   */
   static fromJSON(json: { items: readonly ChatItem[] }): ChatContext {
-    return new ChatContext(json.items.map((item) => structuredClone(item)));
+    const parsed = chatContextJsonSchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const where = issue.path.length > 0 ? issue.path.join('.') : '(root)';
+      throw new TypeError(`Invalid chat context JSON at ${where}: ${issue.message}`, { cause: parsed.error });
+    }
+    return new ChatContext(
+      parsed.data.items.map((raw) => {
+        const item = structuredClone(raw) as ChatItem;
+        // JSON has no undefined: give back the key that JSON.stringify dropped.
+        if (item.type === 'agent_handoff') item.oldAgentId = item.oldAgentId ?? undefined;
+        return item;
+      }),
+    );
   }
 
   private lastTimestamp(): number {
@@ -249,3 +276,51 @@ export class ChatContext {
 export function messageText(message: ChatMessage): string {
   return message.content.filter((c): c is string => typeof c === 'string').join('');
 }
+
+const timestamp = z.number().refine(Number.isFinite, 'expected a finite number');
+const chatItemSchema = z.discriminatedUnion('type', [
+  z.looseObject({
+    type: z.literal('message'),
+    id: z.string(),
+    role: z.enum(['system', 'developer', 'user', 'assistant']),
+    content: z.array(
+      z.union([
+        z.string(),
+        z.looseObject({
+          type: z.literal('image'),
+          image: z.string(),
+          mimeType: z.string().optional(),
+          detail: z.enum(['auto', 'low', 'high']).optional(),
+        }),
+      ]),
+    ),
+    interrupted: z.boolean(),
+    createdAtMs: timestamp,
+    transcriptConfidence: z.number().optional(),
+  }),
+  z.looseObject({
+    type: z.literal('function_call'),
+    id: z.string(),
+    callId: z.string(),
+    name: z.string(),
+    arguments: z.string(),
+    createdAtMs: timestamp,
+  }),
+  z.looseObject({
+    type: z.literal('function_call_output'),
+    id: z.string(),
+    callId: z.string(),
+    name: z.string(),
+    output: z.string(),
+    isError: z.boolean(),
+    createdAtMs: timestamp,
+  }),
+  z.looseObject({
+    type: z.literal('agent_handoff'),
+    id: z.string(),
+    oldAgentId: z.string().nullish(),
+    newAgentId: z.string(),
+    createdAtMs: timestamp,
+  }),
+]);
+const chatContextJsonSchema = z.object({ items: z.array(chatItemSchema) });

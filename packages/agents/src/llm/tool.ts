@@ -52,7 +52,8 @@ export function tool<
     parameters,
     jsonSchema,
     parseArguments: (raw) => parseToolArguments(options.name, parameters, raw),
-    execute: options.execute,
+    // Called through the options object so a method-style `execute` keeps its `this`.
+    execute: (args, ctx) => options.execute(args, ctx),
   };
 }
 

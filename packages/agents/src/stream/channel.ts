@@ -1,4 +1,5 @@
 import { ChannelClosedError } from '../errors.js';
+import { abortReason } from '../time/clock.js';
 
 /**
  * What a full channel does with one more item:
@@ -103,13 +104,13 @@ export class Channel<T> implements AsyncIterable<T> {
       this.trySend(item);
       return Promise.resolve();
     }
-    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
     return new Promise<void>((resolve, reject) => {
       const waiter = { item, resolve, reject, signal, onAbort: undefined as (() => void) | undefined };
       if (signal) {
         waiter.onAbort = () => {
           remove(this.senders, waiter);
-          reject(signal.reason);
+          reject(abortReason(signal));
         };
         signal.addEventListener('abort', waiter.onAbort, { once: true });
       }
@@ -126,13 +127,13 @@ export class Channel<T> implements AsyncIterable<T> {
     }
     if (this.state === 'failed') return Promise.reject(this.failure);
     if (this.state === 'closed') return Promise.resolve({ value: undefined, done: true });
-    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
     return new Promise((resolve, reject) => {
       const waiter: Waiter<IteratorResult<T>> = { resolve, reject, signal, onAbort: undefined };
       if (signal) {
         waiter.onAbort = () => {
           remove(this.receivers, waiter);
-          reject(signal.reason);
+          reject(abortReason(signal));
         };
         signal.addEventListener('abort', waiter.onAbort, { once: true });
       }
@@ -200,8 +201,12 @@ export class Channel<T> implements AsyncIterable<T> {
     const value = this.buffer[this.head] as T;
     (this.buffer as Array<T | undefined>)[this.head] = undefined;
     this.head++;
-    // Compact lazily so a long-lived channel neither leaks slots nor copies on every receive.
-    if (this.head >= 1024 && this.head * 2 >= this.buffer.length) {
+    if (this.head === this.buffer.length) {
+      // Empty: the common case for a consumer that keeps up, and the cheapest moment to reset.
+      this.buffer.length = 0;
+      this.head = 0;
+    } else if (this.head >= 1024 && this.head * 2 >= this.buffer.length) {
+      // Compact lazily so a long-lived channel neither leaks slots nor copies on every receive.
       this.buffer = this.buffer.slice(this.head);
       this.head = 0;
     }

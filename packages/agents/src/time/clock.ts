@@ -1,3 +1,5 @@
+import { NEVER_FIRES, normalizeDelay } from './delay.js';
+
 /**
  * All time in the core flows through a Clock so that a whole conversation can run on virtual time.
  * Every duration and timestamp is in milliseconds.
@@ -13,11 +15,12 @@ export interface Clock {
   /**
    * Resolves after `ms`. Rejects with the signal's reason (an `AbortError` by default) when the signal
    * aborts first; the pending timer is released at that moment so nothing is retained.
+   * A negative or NaN `ms` means 0; `Infinity` never resolves (only the signal can end it).
    */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
-  /** Calls `callback` once after `ms`. */
+  /** Calls `callback` once after `ms` (same rules for odd values as `sleep`). */
   setTimer(ms: number, callback: () => void): TimerHandle;
-  /** Calls `callback` every `intervalMs` until cancelled. */
+  /** Calls `callback` every `intervalMs` (at least 1 ms) until cancelled. */
   setRepeatingTimer(intervalMs: number, callback: () => void): TimerHandle;
 }
 
@@ -29,17 +32,22 @@ export function abortReason(signal: AbortSignal): unknown {
 export function sleepWithTimer(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted) return Promise.reject(abortReason(signal));
   return new Promise<void>((resolve, reject) => {
+    let timer: TimerHandle | undefined;
     const onAbort = (): void => {
-      timer.cancel();
+      timer?.cancel();
       reject(abortReason(signal!));
     };
-    const timer = clock.setTimer(ms, () => {
+    // The listener goes on first so that a clock which fires synchronously still finds it to remove.
+    signal?.addEventListener('abort', onAbort, { once: true });
+    timer = clock.setTimer(ms, () => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
     });
-    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/** Node clamps longer host timers to 1 ms (and warns), so longer waits are chained. */
+const MAX_HOST_DELAY_MS = 2 ** 31 - 1;
 
 /** The wall clock. The only place in the core that touches the host's timers. */
 export class RealClock implements Clock {
@@ -52,13 +60,48 @@ export class RealClock implements Clock {
   }
 
   setTimer(ms: number, callback: () => void): TimerHandle {
-    const id = setTimeout(callback, Math.max(0, ms));
+    const delay = normalizeDelay(ms);
+    if (delay === Number.POSITIVE_INFINITY) return NEVER_FIRES;
+    if (delay <= MAX_HOST_DELAY_MS) {
+      const id = setTimeout(callback, delay);
+      return { cancel: () => clearTimeout(id) };
+    }
+    const deadline = this.now() + delay;
+    let id: ReturnType<typeof setTimeout>;
+    const arm = (): void => {
+      const remaining = deadline - this.now();
+      id =
+        remaining > MAX_HOST_DELAY_MS
+          ? setTimeout(arm, MAX_HOST_DELAY_MS)
+          : setTimeout(callback, Math.max(0, remaining));
+    };
+    arm();
     return { cancel: () => clearTimeout(id) };
   }
 
   setRepeatingTimer(intervalMs: number, callback: () => void): TimerHandle {
-    const id = setInterval(callback, Math.max(1, intervalMs));
-    return { cancel: () => clearInterval(id) };
+    const period = Math.max(1, normalizeDelay(intervalMs));
+    if (period === Number.POSITIVE_INFINITY) return NEVER_FIRES;
+    if (period <= MAX_HOST_DELAY_MS) {
+      const id = setInterval(callback, period);
+      return { cancel: () => clearInterval(id) };
+    }
+    let current: TimerHandle;
+    let cancelled = false;
+    const arm = (): void => {
+      current = this.setTimer(period, () => {
+        if (cancelled) return;
+        arm();
+        callback();
+      });
+    };
+    arm();
+    return {
+      cancel: () => {
+        cancelled = true;
+        current.cancel();
+      },
+    };
   }
 }
 

@@ -1,10 +1,11 @@
 import { type Clock, type TimerHandle, sleepWithTimer } from './clock.js';
+import { NEVER_FIRES, normalizeDelay } from './delay.js';
 
 interface VirtualTimer {
   readonly at: number;
   readonly seq: number;
-  readonly callback: () => void;
-  cancelled: boolean;
+  /** Dropped once the timer fires or is cancelled, so a dead entry holds no closure. */
+  callback: (() => void) | undefined;
 }
 
 export interface VirtualClockOptions {
@@ -16,24 +17,41 @@ export interface VirtualClockOptions {
    * milliseconds without anyone driving the clock.
    */
   autoAdvance?: boolean;
+  /**
+   * Receives whatever a timer callback throws, and the clock goes on. Without it the error escapes
+   * like a host timer's would: as an uncaught exception under auto-advance, or as the rejection of
+   * the `advance()` call that fired the timer.
+   */
+  onTimerError?: (error: unknown) => void;
 }
+
+/** Below this size compaction costs more than the dead entries do. */
+const MIN_COMPACT_SIZE = 64;
 
 /**
  * Time that passes only when nothing else can run. Timers due at the same instant fire in the order they
  * were created, one per host macrotask, so every promise chain a timer starts settles before the next
  * timer fires: the order of events is a pure function of the program, not of the machine's speed.
+ *
+ * "Nothing else can run" is judged from the host's queues: a task waiting on real I/O looks idle, so
+ * keep real sockets and files out of code that runs on this clock.
  */
 export class VirtualClock implements Clock {
   private current: number;
   private seq = 0;
-  private readonly heap: VirtualTimer[] = [];
+  private heap: VirtualTimer[] = [];
+  /** Timers in the heap that will still fire; the others are dead entries awaiting removal. */
+  private live = 0;
   private autoAdvance: boolean;
+  private readonly onTimerError: ((error: unknown) => void) | undefined;
   private stepScheduled = false;
+  private idleCheckScheduled = false;
   private idleWaiters: Array<() => void> = [];
 
   constructor(options: VirtualClockOptions = {}) {
     this.current = options.startMs ?? 0;
     this.autoAdvance = options.autoAdvance ?? true;
+    this.onTimerError = options.onTimerError;
   }
 
   now(): number {
@@ -42,15 +60,12 @@ export class VirtualClock implements Clock {
 
   /** Number of timers still waiting to fire. */
   get pendingTimers(): number {
-    let n = 0;
-    for (const t of this.heap) if (!t.cancelled) n++;
-    return n;
+    return this.live;
   }
 
   /** Time of the next pending timer, or undefined when none. */
   nextTimerAt(): number | undefined {
-    this.dropCancelledHead();
-    return this.heap[0]?.at;
+    return this.peek()?.at;
   }
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -58,28 +73,25 @@ export class VirtualClock implements Clock {
   }
 
   setTimer(ms: number, callback: () => void): TimerHandle {
-    const timer: VirtualTimer = {
-      at: this.current + Math.max(0, ms),
-      seq: this.seq++,
-      callback,
-      cancelled: false,
-    };
+    const delay = normalizeDelay(ms);
+    // An infinite timer would drag virtual time to infinity the moment everything else is idle.
+    if (delay === Number.POSITIVE_INFINITY) return NEVER_FIRES;
+    const timer: VirtualTimer = { at: this.current + delay, seq: this.seq++, callback };
     this.push(timer);
+    this.live++;
     this.scheduleStep();
-    return {
-      cancel: () => {
-        timer.cancelled = true;
-      },
-    };
+    return { cancel: () => this.cancel(timer) };
   }
 
   setRepeatingTimer(intervalMs: number, callback: () => void): TimerHandle {
-    const period = Math.max(1, intervalMs);
+    const period = Math.max(1, normalizeDelay(intervalMs));
+    if (period === Number.POSITIVE_INFINITY) return NEVER_FIRES;
     let handle: TimerHandle;
     let cancelled = false;
     const arm = (): void => {
       handle = this.setTimer(period, () => {
         if (cancelled) return;
+        // Re-armed before the callback runs, so a throwing tick does not end the series.
         arm();
         callback();
       });
@@ -100,29 +112,47 @@ export class VirtualClock implements Clock {
   }
 
   /**
-   * Advances virtual time by `ms`, firing every timer due on the way and letting the work each one
-   * starts settle before the next fires. Use with `autoAdvance: false` for step-by-step tests.
+   * Advances virtual time by `ms`, firing every timer due on the way (those exactly at the target
+   * included) and letting the work each one starts settle before the next fires. Use with
+   * `autoAdvance: false` for step-by-step tests. Rejects if a timer callback throws and there is no
+   * `onTimerError`; time then stays at that timer's instant.
    */
   async advance(ms: number): Promise<void> {
+    if (!Number.isFinite(ms)) throw new RangeError(`advance() needs a finite duration, got ${ms}`);
     const target = this.current + Math.max(0, ms);
     await settle();
     for (;;) {
-      this.dropCancelledHead();
-      const next = this.heap[0];
+      const next = this.peek();
       if (!next || next.at > target) break;
-      this.fireNext();
+      this.pop();
+      this.run(next);
       await settle();
     }
     this.current = Math.max(this.current, target);
+    this.checkIdleSoon();
   }
 
   /**
-   * Resolves once no timer is pending and all work has settled (with auto-advance on), or at once if
-   * nothing is pending. Useful to run a simulation to completion.
+   * Resolves once no timer is pending and the work the last one started has settled. With auto-advance
+   * that happens by itself; in manual mode, when `advance()` has run every timer or the last one is
+   * cancelled. A repeating timer keeps the clock busy until it is cancelled.
    */
   whenIdle(): Promise<void> {
-    if (this.pendingTimers === 0 && !this.stepScheduled) return settle();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    return new Promise((resolve) => {
+      this.idleWaiters.push(resolve);
+      this.checkIdleSoon();
+    });
+  }
+
+  private cancel(timer: VirtualTimer): void {
+    if (timer.callback === undefined) return;
+    timer.callback = undefined;
+    this.live--;
+    // Dead entries leave the heap when they reach its top, which for a long timeout aborted early could
+    // be never: a session that arms and cancels a timeout per audio frame would grow without bound.
+    const dead = this.heap.length - this.live;
+    if (this.heap.length >= MIN_COMPACT_SIZE && dead * 2 > this.heap.length) this.compact();
+    if (this.live === 0) this.checkIdleSoon();
   }
 
   private scheduleStep(): void {
@@ -136,27 +166,61 @@ export class VirtualClock implements Clock {
   private step(): void {
     this.stepScheduled = false;
     if (!this.autoAdvance) return;
-    this.dropCancelledHead();
-    if (this.heap.length === 0) {
-      const waiters = this.idleWaiters;
-      this.idleWaiters = [];
-      for (const w of waiters) w();
+    const timer = this.peek();
+    if (!timer) {
+      this.resolveIdleWaiters();
       return;
     }
-    this.fireNext();
-    this.scheduleStep();
+    this.pop();
+    try {
+      this.run(timer);
+    } finally {
+      // Even when the callback throws, so one failing timer cannot freeze time for everyone else.
+      this.scheduleStep();
+    }
   }
 
-  private fireNext(): void {
-    const timer = this.pop();
-    if (!timer || timer.cancelled) return;
+  private run(timer: VirtualTimer): void {
+    const callback = timer.callback;
+    if (callback === undefined) return;
+    timer.callback = undefined;
+    this.live--;
     if (timer.at > this.current) this.current = timer.at;
-    timer.cancelled = true;
-    timer.callback();
+    if (!this.onTimerError) {
+      callback();
+      return;
+    }
+    try {
+      callback();
+    } catch (error) {
+      this.onTimerError(error);
+    }
   }
 
-  private dropCancelledHead(): void {
-    while (this.heap.length > 0 && this.heap[0]!.cancelled) this.pop();
+  /** Checks for idleness after pending microtasks ran, since they may still schedule timers. */
+  private checkIdleSoon(): void {
+    if (this.idleCheckScheduled || this.idleWaiters.length === 0) return;
+    this.idleCheckScheduled = true;
+    setImmediate(() => {
+      this.idleCheckScheduled = false;
+      if (this.live === 0) this.resolveIdleWaiters();
+    });
+  }
+
+  private resolveIdleWaiters(): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  private peek(): VirtualTimer | undefined {
+    while (this.heap.length > 0 && this.heap[0]!.callback === undefined) this.pop();
+    return this.heap[0];
+  }
+
+  private compact(): void {
+    // A sorted array is a valid binary heap, so sorting the survivors rebuilds it.
+    this.heap = this.heap.filter((timer) => timer.callback !== undefined).sort(compare);
   }
 
   private push(timer: VirtualTimer): void {
@@ -165,7 +229,7 @@ export class VirtualClock implements Clock {
     let i = heap.length - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!before(heap[i]!, heap[parent]!)) break;
+      if (compare(heap[i]!, heap[parent]!) >= 0) break;
       [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
       i = parent;
     }
@@ -182,8 +246,8 @@ export class VirtualClock implements Clock {
         const l = 2 * i + 1;
         const r = l + 1;
         let m = i;
-        if (l < heap.length && before(heap[l]!, heap[m]!)) m = l;
-        if (r < heap.length && before(heap[r]!, heap[m]!)) m = r;
+        if (l < heap.length && compare(heap[l]!, heap[m]!) < 0) m = l;
+        if (r < heap.length && compare(heap[r]!, heap[m]!) < 0) m = r;
         if (m === i) break;
         [heap[i], heap[m]] = [heap[m]!, heap[i]!];
         i = m;
@@ -193,8 +257,8 @@ export class VirtualClock implements Clock {
   }
 }
 
-function before(a: VirtualTimer, b: VirtualTimer): boolean {
-  return a.at < b.at || (a.at === b.at && a.seq < b.seq);
+function compare(a: VirtualTimer, b: VirtualTimer): number {
+  return a.at - b.at || a.seq - b.seq;
 }
 
 /** Lets every queued microtask (and anything they queue) run. */
