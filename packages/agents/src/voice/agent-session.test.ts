@@ -2,100 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SessionClosedError } from '../errors.js';
 import { tool } from '../llm/tool.js';
-import { VirtualClock } from '../time/virtual-clock.js';
-import { createIdGenerator } from '../utils/ids.js';
 import { Agent } from './agent.js';
-import { AgentSession, type AgentSessionOptions } from './agent-session.js';
-import { NullAudioOutput } from './io.js';
-import type { TimedTraceRecord } from './trace.js';
-import {
-  FakeLLM,
-  FakeSTT,
-  FakeTTS,
-  FakeVAD,
-  type ScriptedReply,
-  type SpeechSegment,
-  scriptedInput,
-} from './test-support.js';
-
-interface Harness {
-  clock: VirtualClock;
-  session: AgentSession;
-  trace: TimedTraceRecord[];
-  events: Array<{ name: string; atMs: number; detail: string }>;
-  llm: FakeLLM;
-  run(untilMs: number): Promise<void>;
-}
-
-async function startSession(
-  segments: SpeechSegment[],
-  replies: ScriptedReply[],
-  agent: Agent,
-  options: Partial<AgentSessionOptions> = {},
-  totalMs = 20_000,
-): Promise<Harness> {
-  const clock = new VirtualClock();
-  const trace: TimedTraceRecord[] = [];
-  const llm = new FakeLLM(clock, replies);
-  const session = new AgentSession({
-    clock,
-    vad: new FakeVAD(),
-    stt: new FakeSTT(clock, segments),
-    llm,
-    tts: new FakeTTS(clock),
-    ids: createIdGenerator(),
-    onTrace: (r) => trace.push(r),
-    userAwayTimeout: null,
-    ...options,
-  });
-  const events: Harness['events'] = [];
-  for (const name of [
-    'user_state_changed',
-    'agent_state_changed',
-    'agent_false_interruption',
-    'error',
-    'conversation_item_added',
-  ] as const) {
-    session.on(name, (e: { atMs: number }) =>
-      events.push({
-        name,
-        atMs: e.atMs,
-        detail: JSON.stringify(e, (k, v) => (k === 'speechHandle' ? undefined : v)),
-      }),
-    );
-  }
-  await session.start({
-    agent,
-    input: { audio: scriptedInput(clock, segments, totalMs) },
-    output: { audio: new NullAudioOutput(clock) },
-  });
-  return {
-    clock,
-    session,
-    trace,
-    events,
-    llm,
-    run: async (untilMs) => {
-      while (clock.now() < untilMs) await clock.sleep(100);
-    },
-  };
-}
-
-function historyText(session: AgentSession): string[] {
-  return session.history.items.map((item) => {
-    switch (item.type) {
-      case 'message':
-        return `${item.role}${item.interrupted ? '(interrupted)' : ''}: ${item.content.join('')}`;
-      case 'function_call':
-        return `call ${item.name}(${item.arguments})`;
-      case 'function_call_output':
-        return `output ${item.name}: ${item.output}`;
-      case 'agent_handoff':
-        return `handoff ${item.oldAgentId} -> ${item.newAgentId}`;
-    }
-    return '';
-  });
-}
+import { dumpTimeline, historyText, startSession } from './test-support.js';
 
 describe('AgentSession', () => {
   it('answers a user turn: VAD end, endpointing, LLM, TTS, playout', async () => {
@@ -106,6 +14,7 @@ describe('AgentSession', () => {
     );
     await h.run(8000);
     expect(historyText(h.session)).toEqual(['user: hello there', 'assistant: Hi! How can I help?']);
+    if (process.env.DUMP) console.log(dumpTimeline(h));
     const states = h.events
       .filter((e) => e.name === 'agent_state_changed')
       .map((e) => JSON.parse(e.detail).newState);

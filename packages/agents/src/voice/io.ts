@@ -55,11 +55,17 @@ export abstract class AudioOutputBase implements AudioOutput {
   private readonly listeners = new Set<(event: PlaybackEvent) => void>();
   private segmentOpen = false;
 
-  abstract captureFrame(frame: AudioFrame): Promise<void>;
+  /** Queues a frame in the sink (the base class has already opened the segment). */
+  protected abstract onCaptureFrame(frame: AudioFrame): Promise<void>;
   protected abstract onFlush(): void;
   protected abstract onClearBuffer(): void;
   abstract pause(): void;
   abstract resume(): void;
+
+  captureFrame(frame: AudioFrame): Promise<void> {
+    this.segmentOpen = true;
+    return this.onCaptureFrame(frame);
+  }
 
   flush(): void {
     this.endSegment();
@@ -67,7 +73,9 @@ export abstract class AudioOutputBase implements AudioOutput {
   }
 
   clearBuffer(): void {
-    this.endSegment();
+    // Clearing cuts the open segment, or the ended one still playing; it never opens a new one, so
+    // the next waitForPlayout() pairs with the segment actually cut.
+    if (this.segmentOpen) this.endSegment();
     this.onClearBuffer();
   }
 
@@ -87,8 +95,9 @@ export abstract class AudioOutputBase implements AudioOutput {
     return this.segmentOpen;
   }
 
-  protected markSegmentStarted(): void {
-    this.segmentOpen = true;
+  /** True when an ended segment has not reported its finish yet. */
+  protected get finishPending(): boolean {
+    return this.segmentsFinished < this.segmentsEnded;
   }
 
   protected notifyPlaybackStarted(): void {
@@ -140,13 +149,10 @@ export class NullAudioOutput extends AudioOutputBase {
     super();
   }
 
-  async captureFrame(frame: AudioFrame): Promise<void> {
-    if (!this.inSegment) {
-      this.markSegmentStarted();
+  protected async onCaptureFrame(frame: AudioFrame): Promise<void> {
+    if (!this.playing) {
       this.queuedMs = 0;
       this.playedMs = 0;
-    }
-    if (!this.playing) {
       this.playing = true;
       this.startedAt = this.clock.now();
       this.notifyPlaybackStarted();
@@ -159,8 +165,8 @@ export class NullAudioOutput extends AudioOutputBase {
   }
 
   protected onClearBuffer(): void {
-    const heard = this.heardMs();
-    this.finish({ playbackPositionMs: heard, interrupted: true });
+    if (!this.playing && !this.finishPending) return;
+    this.finish({ playbackPositionMs: this.heardMs(), interrupted: true });
   }
 
   pause(): void {

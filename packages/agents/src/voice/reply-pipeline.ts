@@ -39,7 +39,10 @@ export interface ReplyDeps {
   onToolCrash(error: unknown): void;
   handoff(agent: Agent): Promise<void>;
   metrics(metrics: SessionMetrics): void;
-  /** Marks the time a speech's tools run (it is then a target for interruptions, and not away-able). */
+  /**
+   * Marks the time a speech's tools run: it is then a target for interruptions, the user is not away,
+   * and its place in the speech queue is kept for its next step.
+   */
   setToolPhase(handle: SpeechHandle, active: boolean): void;
   /** Marks a step's LLM activity for the derived agent state. */
   setGenerating(handle: SpeechHandle, active: boolean): void;
@@ -83,9 +86,17 @@ export async function runSay(deps: ReplyDeps, handle: SpeechHandle, request: Say
  */
 export async function runReply(deps: ReplyDeps, handle: SpeechHandle, request: ReplyRequest): Promise<void> {
   let toolChoice = request.toolChoice;
+  let owner: Agent | undefined;
   for (let step = 1; ; step++) {
     const grant = await deps.scheduler.request(handle, step);
     if (!grant) break;
+    // A reply belongs to the agent that was in charge when it started: after a handoff or the end of an
+    // AgentTask, the new agent answers in its own replies instead.
+    owner ??= deps.agent();
+    if (owner !== deps.agent()) {
+      grant.release();
+      break;
+    }
     const calls: FunctionCall[] = [];
     let runner: ToolRunner | undefined;
     let stepError: unknown;
@@ -94,8 +105,8 @@ export async function runReply(deps: ReplyDeps, handle: SpeechHandle, request: R
       stepPlayedResolve = resolve;
     });
     try {
-      const agent = deps.agent();
-      const llm = deps.llm();
+      const agent = owner;
+      const llm = agent.llm ?? deps.llm();
       if (!llm) {
         throw tagErrorSource(
           new MissingProviderError('No LLM is configured: pass `llm` to the AgentSession or the Agent'),

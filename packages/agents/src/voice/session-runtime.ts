@@ -48,6 +48,8 @@ export class SessionRuntime {
   private readonly tasks = new Set<Promise<unknown>>();
   private readonly generating = new Set<SpeechHandle>();
   private readonly toolPhase = new Set<SpeechHandle>();
+  /** Speeches that have started (first step authorized) and not ended: the agent is busy with them. */
+  private readonly inProgress = new Set<SpeechHandle>();
   private readonly closeController = new AbortController();
   private playing: SpeechHandle | undefined;
   private state: AgentState = 'initializing';
@@ -55,6 +57,10 @@ export class SessionRuntime {
   private awayTimer: TimerHandle | undefined;
   private lastSpeechAt: number | undefined;
   private activeTasks = 0;
+  private threadCounter = 0;
+  private refreshQueued = false;
+  /** Threads of the speeches whose tools await a running AgentTask, innermost last. */
+  private readonly taskThreads: number[] = [];
 
   constructor(
     // biome-ignore lint/suspicious/noExplicitAny: the runtime serves sessions of any user data type.
@@ -71,6 +77,7 @@ export class SessionRuntime {
     this.scheduler = new SpeechScheduler({
       onQueued: (h) => trace({ type: 'speech_queued', speechId: h.id, priority: h.priority }),
       onGranted: (g) => {
+        this.inProgress.add(g.handle);
         trace({ type: 'speech_authorized', speechId: g.handle.id, step: g.step });
         this.refreshState();
       },
@@ -173,8 +180,12 @@ export class SessionRuntime {
       handoff: (agent) => this.handoff(agent),
       metrics: (m) => this.metrics(m),
       setToolPhase: (handle, active) => {
-        if (active) this.toolPhase.add(handle);
-        else this.toolPhase.delete(handle);
+        if (active) {
+          this.toolPhase.add(handle);
+          this.scheduler.reserve(handle);
+        } else {
+          this.toolPhase.delete(handle);
+        }
         this.refreshState();
       },
       setGenerating: (handle, active) => {
@@ -277,6 +288,8 @@ export class SessionRuntime {
     this.trace({ type: 'task_started', taskId: task.id, parentSpeechId: parentSpeech?.id });
     const parent = this.agent;
     this.activeTasks++;
+    const thread = parentSpeech?.threadSeq;
+    if (thread !== undefined) this.taskThreads.push(thread);
     let outcome: 'completed' | 'failed' | 'cancelled' = 'failed';
     try {
       await this.activate(task, parent);
@@ -290,6 +303,7 @@ export class SessionRuntime {
       }
       throw error;
     } finally {
+      if (thread !== undefined) this.taskThreads.splice(this.taskThreads.lastIndexOf(thread), 1);
       this.activeTasks--;
       this.trace({ type: 'task_finished', taskId: task.id, outcome });
       if (this.agent === task && !this.closeController.signal.aborted) {
@@ -521,11 +535,20 @@ export class SessionRuntime {
 
   // ---- lifecycle helpers ----
 
+  /** Places a new speech in its conversation thread (see `SpeechHandle.threadSeq`). */
+  private assignThread(handle: SpeechHandle): void {
+    const parent = currentRunScope()?.runContext?.speechHandle;
+    const taskThread = this.taskThreads[this.taskThreads.length - 1];
+    handle.threadSeq = parent?.threadSeq ?? taskThread ?? ++this.threadCounter;
+  }
+
   private launch(handle: SpeechHandle, run: () => Promise<void>): void {
+    this.assignThread(handle);
     this.live.add(handle);
     handle.isCurrentToolContext = () => currentRunScope()?.runContext?.speechHandle === handle;
     handle.onDone(() => {
       this.live.delete(handle);
+      this.inProgress.delete(handle);
       this.trace({
         type: 'speech_done',
         speechId: handle.id,
@@ -586,13 +609,25 @@ export class SessionRuntime {
     this.session.options.onTrace?.({ ...record, atMs: this.session.clock.now() } as never);
   }
 
-  /** The agent state is derived, never set ad hoc: speaking only while a speech's frames flow. */
+  /**
+   * The agent state is derived, never set ad hoc: speaking only while a speech's frames flow. Changes
+   * made in one synchronous run (a step released, then its speech ended) settle into one transition.
+   */
   private refreshState(): void {
+    if (this.refreshQueued) return;
+    this.refreshQueued = true;
+    queueMicrotask(() => {
+      this.refreshQueued = false;
+      this.computeState();
+    });
+  }
+
+  private computeState(): void {
     if (this.closeController.signal.aborted) return;
-    const toolsRunning = [...this.live].some((h) => this.toolPhase.has(h));
     let next: AgentState;
     if (this.playing && !this.gate.paused) next = 'speaking';
-    else if (this.generating.size > 0 || toolsRunning || this.scheduler.current) next = 'thinking';
+    else if (this.inProgress.size > 0 || this.generating.size > 0 || this.toolPhase.size > 0)
+      next = 'thinking';
     else next = this.inputActive ? 'listening' : 'idle';
     this.setAgentState(next);
     this.refreshAway();

@@ -42,6 +42,11 @@ export class SpeechHandle implements PromiseLike<void> {
   private readonly doneListeners = new Set<() => void>();
   private readonly interruptListeners = new Set<(reason: InterruptReason) => void>();
   private readonly holdListeners = new Set<(holds: number) => void>();
+  /**
+   * Set by the session: the conversation thread this speech belongs to. A tool's `say` and the speeches
+   * of an AgentTask share the thread of the speech that started them; threads play in creation order.
+   */
+  threadSeq = 0;
   /** Set by the session: tells whether the caller is running inside this speech's own tools. */
   isCurrentToolContext: () => boolean = () => false;
 
@@ -63,7 +68,7 @@ export class SpeechHandle implements PromiseLike<void> {
 
   /** Whether user activity may interrupt it now: allowed and no interruption hold outstanding. */
   get interruptible(): boolean {
-    return this.allow && this.holds === 0 && !this.done();
+    return this.allow && this.holds === 0 && !this.done() && !this.interrupted;
   }
 
   get interrupted(): boolean {
@@ -149,7 +154,7 @@ export class SpeechHandle implements PromiseLike<void> {
 
   /** @internal */
   requestInterrupt(reason: InterruptReason, force: boolean): boolean {
-    if (this.done() || this.interrupted) return this.interrupted;
+    if (this.done() || this.interrupted) return false;
     if (!force && !this.interruptible) return false;
     this.interruptReasonValue = reason;
     this.interruptController.abort(new SpeechInterruptedReason(reason));

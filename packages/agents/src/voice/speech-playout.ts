@@ -174,15 +174,27 @@ async function* synthesize(
   sync: TranscriptSync,
 ): AsyncGenerator<AudioFrame> {
   const signal = handle.interruptSignal;
+  const iterator = source.text[Symbol.asyncIterator]();
+  // A step that only calls tools produces no text: no synthesis is opened for it.
+  let firstText: IteratorResult<string>;
+  do {
+    firstText = await iterator.next();
+  } while (!firstText.done && firstText.value === '');
+  if (firstText.done || signal.aborted) {
+    sync.markTextComplete();
+    return;
+  }
   const tts = deps.openTts(source.tts!, signal);
   const startedAt = deps.clock.now();
   let first = true;
   const feeding = (async () => {
     try {
-      for await (const text of source.text) {
+      let next: IteratorResult<string> = firstText;
+      while (!next.done) {
         if (signal.aborted) return;
-        sync.pushText(text);
-        tts.pushText(text);
+        sync.pushText(next.value);
+        tts.pushText(next.value);
+        next = await iterator.next();
       }
       sync.markTextComplete();
       tts.endInput();

@@ -23,6 +23,7 @@ export interface OutputGrant {
  */
 export class SpeechScheduler {
   private readonly queue: Request[] = [];
+  private readonly reserved = new Map<SpeechHandle, () => void>();
   private active: OutputGrant | undefined;
   private seq = 0;
   private closed = false;
@@ -77,7 +78,24 @@ export class SpeechScheduler {
       };
       this.insert(request);
       this.hooks.onQueued?.(handle);
+      this.unreserve(handle);
       this.pump();
+    });
+  }
+
+  /**
+   * Keeps the place of a speech whose tools are running: replies to newer user turns wait for its next
+   * step, so the conversation finishes its current thought first. Speeches of the same conversation
+   * thread (a tool's `say`, an AgentTask's speech) are not held back. The reservation ends when the
+   * speech requests its next step, ends, or is interrupted.
+   */
+  reserve(handle: SpeechHandle): void {
+    if (this.reserved.has(handle) || handle.done() || handle.interrupted) return;
+    const offDone = handle.onDone(() => this.unreserve(handle));
+    const offInterrupt = handle.onInterrupt(() => this.unreserve(handle));
+    this.reserved.set(handle, () => {
+      offDone();
+      offInterrupt();
     });
   }
 
@@ -91,6 +109,22 @@ export class SpeechScheduler {
     }
   }
 
+  private unreserve(handle: SpeechHandle): void {
+    const off = this.reserved.get(handle);
+    if (!off) return;
+    this.reserved.delete(handle);
+    off();
+    this.pump();
+  }
+
+  private blocked(request: Request): boolean {
+    if (request.handle.source !== 'user_turn') return false;
+    for (const held of this.reserved.keys()) {
+      if (held.threadSeq < request.handle.threadSeq) return true;
+    }
+    return false;
+  }
+
   private insert(request: Request): void {
     let i = this.queue.length;
     while (i > 0 && outranks(request, this.queue[i - 1]!)) i--;
@@ -99,7 +133,9 @@ export class SpeechScheduler {
 
   private pump(): void {
     if (this.active || this.closed) return;
-    const request = this.queue.shift();
+    const index = this.queue.findIndex((r) => !this.blocked(r));
+    if (index < 0) return;
+    const [request] = this.queue.splice(index, 1);
     if (!request) return;
     request.unsubscribe();
     let released = false;
@@ -120,6 +156,8 @@ export class SpeechScheduler {
   }
 }
 
+/** Higher priority first; then older conversation threads; then request order. */
 function outranks(a: Request, b: Request): boolean {
-  return a.handle.priority > b.handle.priority;
+  if (a.handle.priority !== b.handle.priority) return a.handle.priority > b.handle.priority;
+  return a.handle.threadSeq < b.handle.threadSeq;
 }

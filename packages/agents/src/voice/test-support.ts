@@ -7,6 +7,12 @@ import type { SynthesizedAudio, TTS, TTSStream } from '../providers/tts.js';
 import type { VAD, VADEvent, VADStream } from '../providers/vad.js';
 import { Channel } from '../stream/channel.js';
 import type { Clock } from '../time/clock.js';
+import { VirtualClock } from '../time/virtual-clock.js';
+import { createIdGenerator } from '../utils/ids.js';
+import type { Agent } from './agent.js';
+import { AgentSession, type AgentSessionOptions } from './agent-session.js';
+import { type AudioOutput, NullAudioOutput } from './io.js';
+import type { TimedTraceRecord } from './trace.js';
 
 const RATE = 16000;
 const FRAME_MS = 20;
@@ -115,7 +121,11 @@ export class FakeSTT implements STT {
     const out = new Channel<STTEvent>({ capacity: 1000, overflow: 'drop-oldest' });
     let current = -1;
     let heardMs = 0;
+    const finished = new Set<number>();
     const finish = (index: number): void => {
+      // One final per segment, as if the recognizer joined the pieces it heard.
+      if (finished.has(index)) return;
+      finished.add(index);
       const text = this.segments[index]?.transcript ?? '';
       this.clock.setTimer(this.delayMs, () => {
         out.trySend({ type: 'final_transcript', alternatives: [{ text }] });
@@ -207,16 +217,19 @@ export class FakeTTS implements TTS {
   async *synthesize(text: string): AsyncGenerator<SynthesizedAudio> {
     yield* this.render(text, true);
   }
+  /** Speaks each pushed piece as it arrives, like a streaming TTS. */
   stream(options: { signal?: AbortSignal } = {}): TTSStream {
     const input = new Channel<string>({ capacity: 1000, overflow: 'block' });
     const out = new Channel<SynthesizedAudio>({ capacity: 10000, overflow: 'block' });
-    let text = '';
     void (async () => {
       try {
-        for await (const piece of input) text += piece;
-        for await (const chunk of this.render(text, false)) {
-          if (options.signal?.aborted) break;
-          await out.send(chunk);
+        let first = true;
+        for await (const piece of input) {
+          for await (const chunk of this.render(piece, first)) {
+            if (options.signal?.aborted) break;
+            await out.send(chunk);
+          }
+          first = false;
         }
         out.close();
       } catch (error) {
@@ -234,12 +247,105 @@ export class FakeTTS implements TTS {
       [Symbol.asyncIterator]: () => out[Symbol.asyncIterator](),
     };
   }
-  private async *render(text: string, _oneShot: boolean): AsyncGenerator<SynthesizedAudio> {
-    await this.clock.sleep(this.ttfbMs);
+  private async *render(text: string, first: boolean): AsyncGenerator<SynthesizedAudio> {
+    if (first) await this.clock.sleep(this.ttfbMs);
     const frames = Math.max(1, Math.ceil((text.length * this.msPerChar) / FRAME_MS));
     for (let i = 0; i < frames; i++) {
       if (i % 10 === 9) await this.clock.sleep(FRAME_MS);
       yield { frame: AudioFrame.silence(RATE, 1, SAMPLES), segmentId: 's1', final: i === frames - 1 };
     }
   }
+}
+
+export interface Harness {
+  clock: VirtualClock;
+  session: AgentSession;
+  trace: TimedTraceRecord[];
+  events: Array<{ name: string; atMs: number; detail: string }>;
+  llm: FakeLLM;
+  run(untilMs: number): Promise<void>;
+}
+
+export async function startSession(
+  segments: SpeechSegment[],
+  replies: ScriptedReply[],
+  agent: Agent,
+  options: Partial<AgentSessionOptions> = {},
+  totalMs = 20_000,
+  makeOutput: ((clock: VirtualClock) => AudioOutput) | undefined = undefined,
+  respond?: (chatCtx: ChatContext) => ScriptedReply,
+): Promise<Harness> {
+  const clock = new VirtualClock();
+  const trace: TimedTraceRecord[] = [];
+  const llm = new FakeLLM(clock, replies, respond);
+  const session = new AgentSession({
+    clock,
+    vad: new FakeVAD(),
+    stt: new FakeSTT(clock, segments),
+    llm,
+    tts: new FakeTTS(clock),
+    ids: createIdGenerator(),
+    onTrace: (r) => trace.push(r),
+    userAwayTimeout: null,
+    ...options,
+  });
+  const events: Harness['events'] = [];
+  for (const name of [
+    'user_state_changed',
+    'agent_state_changed',
+    'agent_false_interruption',
+    'error',
+    'conversation_item_added',
+  ] as const) {
+    session.on(name, (e: { atMs: number }) =>
+      events.push({
+        name,
+        atMs: e.atMs,
+        detail: JSON.stringify(e, (k, v) => (k === 'speechHandle' ? undefined : v)),
+      }),
+    );
+  }
+  await session.start({
+    agent,
+    input: { audio: scriptedInput(clock, segments, totalMs) },
+    output: { audio: makeOutput ? makeOutput(clock) : new NullAudioOutput(clock) },
+  });
+  return {
+    clock,
+    session,
+    trace,
+    events,
+    llm,
+    run: async (untilMs) => {
+      while (clock.now() < untilMs) await clock.sleep(100);
+    },
+  };
+}
+
+export function historyText(session: AgentSession): string[] {
+  return session.history.items.map((item) => {
+    switch (item.type) {
+      case 'message':
+        return `${item.role}${item.interrupted ? '(interrupted)' : ''}: ${item.content.join('')}`;
+      case 'function_call':
+        return `call ${item.name}(${item.arguments})`;
+      case 'function_call_output':
+        return `output ${item.name}: ${item.output}`;
+      case 'agent_handoff':
+        return `handoff ${item.oldAgentId} -> ${item.newAgentId}`;
+    }
+    return '';
+  });
+}
+
+/** A readable timeline of a harness run, for debugging failing tests. */
+export function dumpTimeline(h: Harness): string {
+  const rows = [
+    ...h.trace
+      .filter((r) => r.type !== 'speech_frame')
+      .map((r) => ({ atMs: r.atMs, text: JSON.stringify(r) })),
+    ...h.events.map((e) => ({ atMs: e.atMs, text: `${e.name} ${e.detail.slice(0, 160)}` })),
+  ];
+  rows.sort((a, b) => a.atMs - b.atMs);
+  return rows.map((r) => `${String(r.atMs).padStart(6)} ${r.text}`).join('\n');
 }
