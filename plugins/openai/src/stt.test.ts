@@ -117,7 +117,7 @@ describe('STT', () => {
   it('times out a request that never answers', async () => {
     server.enqueue(TRANSCRIPTIONS_PATH, { steps: [{ kind: 'stall' }] });
     const error = await withTimeout(
-      makeSTT({ timeoutMs: 150 })
+      makeSTT({ timeoutMs: 400 })
         .recognize([tone(100)])
         .catch((e: unknown) => e),
       3_000,

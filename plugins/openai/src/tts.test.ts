@@ -130,7 +130,7 @@ describe('TTS.synthesize', () => {
     const { bytes } = pcm(480 * 3);
     server.enqueue(SPEECH_PATH, chunkedBytes(bytes, [bytes.length], { ending: 'stall' }));
     const { items, error } = await withTimeout(
-      drain(makeTTS({ timeoutMs: 150 }).synthesize('x')),
+      drain(makeTTS({ timeoutMs: 400 }).synthesize('x')),
       3_000,
       'stall',
     );
@@ -180,6 +180,7 @@ describe('TTS.stream', () => {
     expect(samplesOf(items.filter((c) => c.segmentId === segments[1]))).toEqual([...second.samples]);
     expect(items.filter((c) => c.final)).toHaveLength(2);
     expect(() => stream.pushText('late')).toThrow();
+    expect(() => stream.flush()).not.toThrow();
   });
 
   it('fails the iteration with the typed error of a segment', async () => {

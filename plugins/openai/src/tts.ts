@@ -181,7 +181,8 @@ class SegmentedTTSStream implements TTSStream {
   }
 
   flush(): void {
-    if (this.text.trim() === '') return;
+    // After endInput() or close() there is nothing left to flush: pushText() already refused new text.
+    if (this.segments.closed || this.text.trim() === '') return;
     if (!this.segments.trySend(this.text)) {
       throw new VoxwireError(
         `openai.TTS stream: more than ${MAX_PENDING_SEGMENTS} segments wait for synthesis`,

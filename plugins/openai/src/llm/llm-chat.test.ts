@@ -247,7 +247,7 @@ describe('LLM (Chat Completions) failures', () => {
 
   it('fails a stream that stalls after text with APITimeoutError', async () => {
     server.enqueue(CHAT_PATH, sse([textChunk('Hi')], { ending: 'stall' }));
-    const llm = makeLLM({ timeoutMs: 150 });
+    const llm = makeLLM({ timeoutMs: 400 });
     const { items, error } = await withTimeout(
       drain(llm.chat({ chatCtx: userCtx() })),
       5_000,
@@ -261,7 +261,7 @@ describe('LLM (Chat Completions) failures', () => {
 
   it('times out a server that never sends the response headers', async () => {
     server.enqueue(CHAT_PATH, { steps: [{ kind: 'stall' }] });
-    const llm = makeLLM({ timeoutMs: 150, retry: { maxRetries: 0 } });
+    const llm = makeLLM({ timeoutMs: 400, retry: { maxRetries: 0 } });
     const { items, error } = await withTimeout(
       drain(llm.chat({ chatCtx: userCtx() })),
       3_000,
@@ -285,7 +285,7 @@ describe('LLM (Chat Completions) failures', () => {
 
   it('retries a request that stalls before the first token', async () => {
     server.enqueue(CHAT_PATH, sse([], { ending: 'stall' }), sse(textAnswer(['fresh'])));
-    const { items, error } = await drain(makeLLM({ timeoutMs: 150 }).chat({ chatCtx: userCtx() }));
+    const { items, error } = await drain(makeLLM({ timeoutMs: 400 }).chat({ chatCtx: userCtx() }));
     expect(error).toBeUndefined();
     expect(textOf(items)).toBe('fresh');
     expect(server.requestsTo(CHAT_PATH)).toHaveLength(2);
@@ -294,9 +294,9 @@ describe('LLM (Chat Completions) failures', () => {
   it('does not count a slow consumer as a stalled server', async () => {
     server.enqueue(CHAT_PATH, sse(textAnswer(['a', 'b', 'c'])));
     const parts: LLMStreamPart[] = [];
-    for await (const part of makeLLM({ timeoutMs: 100 }).chat({ chatCtx: userCtx() })) {
+    for await (const part of makeLLM({ timeoutMs: 300 }).chat({ chatCtx: userCtx() })) {
       parts.push(part);
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      await new Promise((resolve) => setTimeout(resolve, 350));
     }
     expect(textOf(parts)).toBe('abc');
   });
