@@ -28,3 +28,21 @@ export type * from './voice/trace.js';
 export type { CommittedTurn, UserState } from './voice/user-turn-tracker.js';
 export * from './log/logger.js';
 export { isSecretKey, REDACTED, redactLogText, redactLogValue } from './log/redact.js';
+export * from './providers/retry.js';
+export {
+  SentenceStream,
+  SentenceTokenizer,
+  type SentenceTokenizerOptions,
+  splitWords,
+} from './adapters/sentence-tokenizer.js';
+export * from './adapters/stt-stream-adapter.js';
+export * from './adapters/tts-stream-adapter.js';
+export type {
+  AvailabilityChangedEvent,
+  FallbackAdapterEvents,
+  FallbackAdapterOptions,
+  ProviderAvailability,
+} from './adapters/fallback-core.js';
+export * from './adapters/fallback-llm.js';
+export * from './adapters/fallback-stt.js';
+export * from './adapters/fallback-tts.js';

@@ -1,0 +1,263 @@
+import { AudioFrame } from '../audio/audio-frame.js';
+import { APIConnectionError } from '../errors.js';
+import type {
+  SpeechAlternative,
+  STT,
+  STTCapabilities,
+  STTEvent,
+  STTStream,
+  STTStreamOptions,
+} from '../providers/stt.js';
+import type { VAD } from '../providers/vad.js';
+import { TypedEmitter } from '../utils/typed-emitter.js';
+import {
+  AvailabilityTracker,
+  type FallbackAdapterEvents,
+  type FallbackAdapterOptions,
+  type ProviderAvailability,
+  requestWithFallback,
+} from './fallback-core.js';
+import { type LinkedController, linkedController } from './shared.js';
+import { STTStreamAdapter } from './stt-stream-adapter.js';
+
+export interface STTFallbackAdapterOptions extends FallbackAdapterOptions<STT> {
+  /** Segments the audio for providers that cannot stream (wrapped in `STTStreamAdapter`). */
+  vad?: VAD;
+}
+
+type Recognition = { type: 'final_transcript'; alternatives: SpeechAlternative[] };
+
+/**
+ * Speech-to-text over a priority list of providers. A live stream runs on one provider at a time; when it
+ * fails (an error, or the stream ending while audio still comes) the provider is marked unavailable and
+ * the stream carries on with the next one, from the next pushed frame. Audio the failed provider had not
+ * transcribed yet is lost; an utterance it had started is closed with `end_of_speech` so speech events
+ * stay paired. Recovery works as in `LLMFallbackAdapter`.
+ */
+export class STTFallbackAdapter extends TypedEmitter<FallbackAdapterEvents> implements STT {
+  readonly label: string;
+  readonly capabilities: STTCapabilities;
+  private readonly tracker: AvailabilityTracker<STT>;
+  /** What each provider's live stream comes from: itself, or a VAD-driven adapter. */
+  private readonly streamers: readonly STT[];
+
+  constructor(
+    readonly providers: readonly STT[],
+    options: STTFallbackAdapterOptions = {},
+  ) {
+    super();
+    this.tracker = new AvailabilityTracker(providers, {
+      kind: 'STT',
+      labelOf: (stt) => stt.label,
+      probe: options.probe ?? probeSTT,
+      emitter: this,
+      options,
+    });
+    this.streamers = providers.map((stt) => {
+      if (stt.capabilities.streaming) return stt;
+      if (!options.vad) {
+        throw new TypeError(
+          `"${stt.label}" cannot stream: give the STTFallbackAdapter a vad to segment its audio`,
+        );
+      }
+      // No retries inside: switching to the next provider is the retry.
+      return new STTStreamAdapter(stt, options.vad, {
+        retryPolicy: { maxRetries: 0 },
+        ...(options.clock ? { clock: options.clock } : {}),
+      });
+    });
+    this.label = `FallbackAdapter(${providers.map((p) => p.label).join(', ')})`;
+    this.capabilities = {
+      streaming: true,
+      interimResults: this.streamers.every((s) => s.capabilities.interimResults),
+      speechEvents: this.streamers.every((s) => s.capabilities.speechEvents === true),
+    };
+  }
+
+  /** One-shot recognition on the first provider that offers `recognize()` and succeeds. */
+  recognize(frames: AudioFrame[], options: STTStreamOptions = {}): Promise<Recognition> {
+    return requestWithFallback(
+      this.tracker,
+      (stt, signal) => stt.recognize!(frames, { ...options, signal }),
+      options.signal,
+      (stt) => stt.recognize !== undefined,
+    );
+  }
+
+  stream(options: STTStreamOptions = {}): STTStream {
+    return new FallbackSTTStream(this.tracker, this.streamers, options);
+  }
+
+  availability(): ProviderAvailability[] {
+    return this.tracker.snapshot();
+  }
+
+  /** Stops the probes and closes every provider. */
+  async close(): Promise<void> {
+    this.tracker.close();
+    await Promise.all(this.providers.map((p) => p.close?.()));
+  }
+}
+
+interface Attempt {
+  readonly index: number;
+  readonly stream: STTStream;
+  readonly controller: LinkedController;
+}
+
+class FallbackSTTStream implements STTStream {
+  private readonly controller: LinkedController;
+  private current: Attempt | undefined;
+  private startupError: unknown;
+  private inputEnded = false;
+  /** Providers that failed since the stream last made progress, and why. */
+  private readonly tried = new Set<number>();
+  private errors: unknown[] = [];
+  private readonly output: AsyncGenerator<STTEvent>;
+
+  constructor(
+    private readonly tracker: AvailabilityTracker<STT>,
+    private readonly streamers: readonly STT[],
+    private readonly options: STTStreamOptions,
+  ) {
+    this.controller = linkedController(options.signal);
+    // Opened now, not on first read, so frames pushed before iteration starts reach a provider.
+    try {
+      this.current = this.openNext();
+    } catch (error) {
+      this.startupError = error;
+    }
+    this.output = this.run();
+  }
+
+  pushFrame(frame: AudioFrame): void {
+    if (this.controller.signal.aborted) return;
+    this.current?.stream.pushFrame(frame);
+  }
+
+  flush(): void {
+    this.current?.stream.flush();
+  }
+
+  endInput(): void {
+    this.inputEnded = true;
+    this.current?.stream.endInput();
+  }
+
+  async close(): Promise<void> {
+    this.stop();
+    await this.output.return(undefined);
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<STTEvent> {
+    return this.output;
+  }
+
+  private async *run(): AsyncGenerator<STTEvent> {
+    const signal = this.controller.signal;
+    let inSpeech = false;
+    try {
+      for (;;) {
+        const attempt = this.current;
+        if (!attempt) throw this.startupError;
+        let failure: unknown;
+        try {
+          for await (const event of attempt.stream) {
+            this.progress(attempt.index);
+            if (event.type === 'start_of_speech') inSpeech = true;
+            if (event.type === 'end_of_speech') inSpeech = false;
+            yield event;
+          }
+        } catch (error) {
+          failure = error;
+        }
+        if (signal.aborted) return;
+        if (failure === undefined) {
+          if (this.inputEnded) return;
+          failure = new APIConnectionError(`${this.tracker.label(attempt.index)}: stream ended unexpectedly`);
+        }
+        this.fail(attempt, failure);
+        if (inSpeech) {
+          inSpeech = false;
+          yield { type: 'end_of_speech' };
+        }
+        this.current = this.openNext();
+      }
+    } finally {
+      this.stop();
+    }
+  }
+
+  private progress(index: number): void {
+    if (this.errors.length > 0) {
+      this.errors = [];
+      this.tried.clear();
+    }
+    this.tried.add(index);
+    this.tracker.markRecovered(index);
+  }
+
+  private fail(attempt: Attempt, error: unknown): void {
+    this.tracker.markFailed(attempt.index, error);
+    this.errors.push(error);
+    this.tried.add(attempt.index);
+    this.release(attempt);
+  }
+
+  /** Opens the next provider's stream; throws `AllProvidersFailedError` when none is left. */
+  private openNext(): Attempt {
+    for (;;) {
+      const index = this.tracker.next(this.tried);
+      if (index === undefined) throw this.tracker.allFailed(this.errors);
+      const controller = linkedController(this.controller.signal);
+      try {
+        const stream = this.streamers[index]!.stream({ ...this.options, signal: controller.signal });
+        if (this.inputEnded) stream.endInput();
+        return { index, stream, controller };
+      } catch (error) {
+        this.fail({ index, stream: nullStream, controller }, error);
+      }
+    }
+  }
+
+  private release(attempt: Attempt): void {
+    attempt.controller.abort();
+    attempt.controller.dispose();
+    attempt.stream.close().catch(() => {});
+  }
+
+  private stop(): void {
+    if (this.controller.signal.aborted && !this.current) return;
+    this.controller.abort();
+    this.controller.dispose();
+    if (this.current) this.release(this.current);
+    this.current = undefined;
+  }
+}
+
+const nullStream: STTStream = {
+  pushFrame() {},
+  flush() {},
+  endInput() {},
+  close: async () => {},
+  async *[Symbol.asyncIterator]() {},
+};
+
+/** 100 ms of silence: recognized once if the provider can, otherwise streamed and drained. */
+async function probeSTT(stt: STT, signal: AbortSignal): Promise<void> {
+  const silence = AudioFrame.silence(16_000, 1, 1_600);
+  if (stt.recognize) {
+    await stt.recognize([silence], { signal });
+    return;
+  }
+  const stream = stt.stream({ signal });
+  try {
+    stream.pushFrame(silence);
+    stream.endInput();
+    for await (const _event of stream) {
+      // Draining is the check: the provider must accept audio and end cleanly.
+    }
+  } finally {
+    await stream.close();
+  }
+}
