@@ -7,11 +7,11 @@ import { dumpTimeline, historyText, startSession } from './test-support.js';
 
 describe('AgentSession', () => {
   it('answers a user turn: VAD end, endpointing, LLM, TTS, playout', async () => {
-    const h = await startSession(
-      [{ startMs: 1000, endMs: 2000, transcript: 'hello there' }],
-      [{ text: 'Hi! How can I help?' }],
-      new Agent({ instructions: 'be nice' }),
-    );
+    const h = await startSession({
+      segments: [{ startMs: 1000, endMs: 2000, transcript: 'hello there' }],
+      replies: [{ text: 'Hi! How can I help?' }],
+      agent: new Agent({ instructions: 'be nice' }),
+    });
     await h.run(8000);
     expect(historyText(h.session)).toEqual(['user: hello there', 'assistant: Hi! How can I help?']);
     if (process.env.DUMP) console.log(dumpTimeline(h));
@@ -29,17 +29,17 @@ describe('AgentSession', () => {
   });
 
   it('interrupts an interruptible reply when the user talks over it with words', async () => {
-    const h = await startSession(
-      [
+    const h = await startSession({
+      segments: [
         { startMs: 500, endMs: 1000, transcript: 'tell me a story' },
         { startMs: 2500, endMs: 3500, transcript: 'stop please' },
       ],
-      [
+      replies: [
         { text: 'Once upon a time there was a very long story that goes on and on and on for many seconds.' },
         { text: 'Sure.' },
       ],
-      new Agent({ instructions: '' }),
-    );
+      agent: new Agent({ instructions: '' }),
+    });
     await h.run(9000);
     const history = historyText(h.session);
     expect(history[0]).toBe('user: tell me a story');
@@ -64,14 +64,14 @@ describe('AgentSession', () => {
       parameters: z.object({ city: z.string() }),
       execute: async ({ city }) => `sunny in ${city}`,
     });
-    const h = await startSession(
-      [{ startMs: 500, endMs: 1200, transcript: 'weather in paris' }],
-      [
+    const h = await startSession({
+      segments: [{ startMs: 500, endMs: 1200, transcript: 'weather in paris' }],
+      replies: [
         { toolCalls: [{ name: 'get_weather', args: { city: 'Paris' }, callId: 'c1' }] },
         { text: 'It is sunny in Paris.' },
       ],
-      new Agent({ instructions: '', tools: [getWeather] }),
-    );
+      agent: new Agent({ instructions: '', tools: [getWeather] }),
+    });
     await h.run(8000);
     expect(historyText(h.session)).toEqual([
       'user: weather in paris',
@@ -89,11 +89,11 @@ describe('AgentSession', () => {
       parameters: z.object({ a: z.number(), b: z.number() }),
       execute: ({ a, b }) => a + b,
     });
-    const h = await startSession(
-      [{ startMs: 500, endMs: 1200, transcript: 'add' }],
-      [{ toolCalls: [{ name: 'add', args: { a: 'one' }, callId: 'c1' }] }, { text: 'Sorry.' }],
-      new Agent({ instructions: '', tools: [add] }),
-    );
+    const h = await startSession({
+      segments: [{ startMs: 500, endMs: 1200, transcript: 'add' }],
+      replies: [{ toolCalls: [{ name: 'add', args: { a: 'one' }, callId: 'c1' }] }, { text: 'Sorry.' }],
+      agent: new Agent({ instructions: '', tools: [add] }),
+    });
     await h.run(6000);
     const output = h.session.history.items.find((i) => i.type === 'function_call_output');
     expect(output).toMatchObject({ isError: true });
@@ -103,7 +103,12 @@ describe('AgentSession', () => {
   });
 
   it('rejects calls on a closed session with SessionClosedError', async () => {
-    const h = await startSession([], [], new Agent({ instructions: '' }), {}, 1000);
+    const h = await startSession({
+      segments: [],
+      replies: [],
+      agent: new Agent({ instructions: '' }),
+      totalMs: 1000,
+    });
     await h.session.close();
     expect(() => h.session.say('hi')).toThrow(SessionClosedError);
     expect(() => h.session.generateReply()).toThrow(SessionClosedError);

@@ -44,15 +44,13 @@ describe('race: user speaks between the tool call and the tool run', () => {
       { startMs: 1760, endMs: 2600, transcript: 'for two people' },
       { startMs: 9000, endMs: 9600, transcript: 'thanks' },
     ];
-    const h = await startSession(
-      segments,
-      [],
-      new Agent({ instructions: 'host', tools: [book] }),
-      {},
-      20_000,
-      undefined,
-      respond,
-    );
+    const h = await startSession({
+      segments: segments,
+      replies: [],
+      agent: new Agent({ instructions: 'host', tools: [book] }),
+      totalMs: 20_000,
+      respond: respond,
+    });
     await h.run(14_000);
 
     if (process.env.DUMP) console.log(dumpTimeline(h));
@@ -145,15 +143,13 @@ describe('race: tool awaits an AgentTask while its text is paused by the user', 
       { startMs: 2300, endMs: 2400, transcript: 'uh' },
       { startMs: 9600, endMs: 10_600, transcript: 'alice at example dot com' },
     ];
-    const h = await startSession(
-      segments,
-      [],
-      new Agent({ instructions: 'shop', tools: [order] }),
-      {},
-      20_000,
-      undefined,
-      respond,
-    );
+    const h = await startSession({
+      segments: segments,
+      replies: [],
+      agent: new Agent({ instructions: 'shop', tools: [order] }),
+      totalMs: 20_000,
+      respond: respond,
+    });
     await h.run(16_000);
     const history = historyText(h.session);
 

@@ -266,18 +266,23 @@ export interface Harness {
   run(untilMs: number): Promise<void>;
 }
 
-export async function startSession(
-  segments: SpeechSegment[],
-  replies: ScriptedReply[],
-  agent: Agent,
-  options: Partial<AgentSessionOptions> = {},
-  totalMs = 20_000,
-  makeOutput: ((clock: VirtualClock) => AudioOutput) | undefined = undefined,
-  respond?: (chatCtx: ChatContext) => ScriptedReply,
-): Promise<Harness> {
+export interface HarnessOptions {
+  segments?: SpeechSegment[];
+  replies?: ScriptedReply[];
+  respond?: (chatCtx: ChatContext) => ScriptedReply;
+  agent: Agent;
+  /** Session options; a function gets the clock to build fakes on it. */
+  session?: Partial<AgentSessionOptions> | ((clock: VirtualClock) => Partial<AgentSessionOptions>);
+  totalMs?: number;
+  output?: (clock: VirtualClock) => AudioOutput;
+}
+
+export async function startSession(config: HarnessOptions): Promise<Harness> {
+  const segments = config.segments ?? [];
   const clock = new VirtualClock();
   const trace: TimedTraceRecord[] = [];
-  const llm = new FakeLLM(clock, replies, respond);
+  const llm = new FakeLLM(clock, config.replies ?? [], config.respond);
+  const extra = typeof config.session === 'function' ? config.session(clock) : (config.session ?? {});
   const session = new AgentSession({
     clock,
     vad: new FakeVAD(),
@@ -287,7 +292,7 @@ export async function startSession(
     ids: createIdGenerator(),
     onTrace: (r) => trace.push(r),
     userAwayTimeout: null,
-    ...options,
+    ...extra,
   });
   const events: Harness['events'] = [];
   for (const name of [
@@ -296,6 +301,7 @@ export async function startSession(
     'agent_false_interruption',
     'error',
     'conversation_item_added',
+    'function_tools_executed',
   ] as const) {
     session.on(name, (e: { atMs: number }) =>
       events.push({
@@ -305,10 +311,12 @@ export async function startSession(
       }),
     );
   }
+  const agent = config.agent;
+  const totalMs = config.totalMs ?? 20_000;
   await session.start({
     agent,
     input: { audio: scriptedInput(clock, segments, totalMs) },
-    output: { audio: makeOutput ? makeOutput(clock) : new NullAudioOutput(clock) },
+    output: { audio: config.output ? config.output(clock) : new NullAudioOutput(clock) },
   });
   return {
     clock,
@@ -348,4 +356,45 @@ export function dumpTimeline(h: Harness): string {
   ];
   rows.sort((a, b) => a.atMs - b.atMs);
   return rows.map((r) => `${String(r.atMs).padStart(6)} ${r.text}`).join('\n');
+}
+
+/** An output that swallows audio and never reports the end of playout, like a broken transport. */
+export class SilentSinkOutput extends NullAudioOutput {
+  protected override onFlush(): void {}
+  protected override onClearBuffer(): void {}
+}
+
+/** A VAD whose first stream fails after `failAfterFrames` frames; later streams work. */
+export class FlakyVAD extends FakeVAD {
+  streams = 0;
+  constructor(private readonly failAfterFrames: number) {
+    super();
+  }
+  override stream(): VADStream {
+    const inner = super.stream();
+    const attempt = ++this.streams;
+    let frames = 0;
+    const failure = new Channel<VADEvent>({ capacity: 1, overflow: 'drop-oldest' });
+    return {
+      pushFrame: (frame) => {
+        frames++;
+        if (attempt === 1 && frames === this.failAfterFrames) failure.fail(new Error('vad crashed'));
+        inner.pushFrame(frame);
+      },
+      endInput: () => inner.endInput(),
+      close: () => inner.close(),
+      [Symbol.asyncIterator]: () => {
+        const it = inner[Symbol.asyncIterator]();
+        return {
+          next: async () => {
+            if (failure.closed) await failure.receive();
+            const race = await Promise.race([it.next(), failure.receive().then(() => undefined)]);
+            if (!race) throw new Error('vad crashed');
+            return race;
+          },
+          return: async () => ({ value: undefined, done: true }),
+        };
+      },
+    };
+  }
 }
