@@ -5,7 +5,9 @@ import type { STTEvent } from '../providers/stt.js';
 import type { TTS, TTSStream } from '../providers/tts.js';
 import type { VADEvent } from '../providers/vad.js';
 import type { TimerHandle } from '../time/clock.js';
-import { waitAtMost } from './abortable.js';
+import { raceAbort, waitAtMost } from './abortable.js';
+import { ActivityState } from './activity-state.js';
+import { ConversationLog } from './conversation-log.js';
 import { type Agent, StopResponse } from './agent.js';
 import type { AgentSession, SessionStartOptions } from './agent-session.js';
 import type { AgentTask } from './agent-task.js';
@@ -46,19 +48,11 @@ export class SessionRuntime {
   private readonly replyDeps: ReplyDeps;
   private readonly live = new Set<SpeechHandle>();
   private readonly tasks = new Set<Promise<unknown>>();
-  private readonly generating = new Set<SpeechHandle>();
-  private readonly toolPhase = new Set<SpeechHandle>();
-  /** Speeches that have started (first step authorized) and not ended: the agent is busy with them. */
-  private readonly inProgress = new Set<SpeechHandle>();
   private readonly closeController = new AbortController();
-  private playing: SpeechHandle | undefined;
-  private state: AgentState = 'initializing';
-  private inputActive: boolean;
-  private awayTimer: TimerHandle | undefined;
+  private readonly activity: ActivityState;
+  private readonly log: ConversationLog;
   private lastSpeechAt: number | undefined;
-  private activeTasks = 0;
   private threadCounter = 0;
-  private refreshQueued = false;
   /** Threads of the speeches whose tools await a running AgentTask, innermost last. */
   private readonly taskThreads: number[] = [];
 
@@ -71,20 +65,32 @@ export class SessionRuntime {
     this.audioOutput = options.output?.audio;
     this.textOutput = options.output?.text;
     this.audioInput = options.input?.audio;
-    this.inputActive = this.audioInput !== undefined;
     const clock = session.clock;
     const trace = (record: TraceRecord) => this.trace(record);
+    this.log = new ConversationLog(session, () => this.agent);
+    this.activity = new ActivityState({
+      clock,
+      userAwayTimeoutMs:
+        session.options.userAwayTimeout === undefined ? 15000 : session.options.userAwayTimeout,
+      userState: () => this.tracker.userState,
+      setAway: (away) => this.tracker.setAway(away),
+      outputPaused: () => this.gate.paused,
+      onAgentStateChanged: (oldState, newState) =>
+        session.emit('agent_state_changed', { oldState, newState, atMs: clock.now() }),
+    });
+    this.activity.inputActive = this.audioInput !== undefined;
+    const activity = this.activity;
     this.scheduler = new SpeechScheduler({
       onQueued: (h) => trace({ type: 'speech_queued', speechId: h.id, priority: h.priority }),
       onGranted: (g) => {
-        this.inProgress.add(g.handle);
+        activity.inProgress.add(g.handle);
         trace({ type: 'speech_authorized', speechId: g.handle.id, step: g.step });
-        this.refreshState();
+        activity.refresh();
       },
       onReleased: (g) => {
         trace({ type: 'speech_released', speechId: g.handle.id, step: g.step });
-        if (this.playing === g.handle) this.playing = undefined;
-        this.refreshState();
+        if (activity.playing === g.handle) activity.playing = undefined;
+        activity.refresh();
       },
     });
     this.tracker = new UserTurnTracker({
@@ -100,12 +106,15 @@ export class SessionRuntime {
       trace,
       onUserStateChanged: (oldState, newState) => {
         session.emit('user_state_changed', { oldState, newState, atMs: clock.now() });
-        this.refreshAway();
+        activity.userActivity();
       },
       onTranscript: (transcript, isFinal, language) =>
         session.emit('user_input_transcribed', { transcript, isFinal, language, atMs: clock.now() }),
       onTurnCommitted: (turn) => this.onTurnCommitted(turn),
-      onLateFinal: (turnId, transcript) => this.onLateFinal(turnId, transcript),
+      onLateFinal: (turnId, transcript) => {
+        this.log.correctLastUserMessage(transcript);
+        trace({ type: 'user_turn_committed', turnId, transcript, lastSpeechMs: this.lastSpeechAt });
+      },
       onError: (error) => session.reportError('turn_detector', error, true),
     });
     this.policy = new InterruptionPolicy({
@@ -113,13 +122,13 @@ export class SessionRuntime {
       options: session.turnHandling,
       gate: this.gate,
       audioOutput: () => this.audioOutput,
-      target: () => this.scheduler.current ?? [...this.toolPhase].pop(),
-      targetIsPlaying: () => this.playing !== undefined && this.playing === this.scheduler.current,
+      target: () => this.scheduler.current ?? [...activity.toolPhase].pop(),
+      targetIsPlaying: () => activity.playing !== undefined && activity.playing === this.scheduler.current,
       turnDecisionPending: () => this.tracker.endpointingPending,
       trace,
       onFalseInterruption: (handle) =>
         session.emit('agent_false_interruption', { speechId: handle.id, resumed: true, atMs: clock.now() }),
-      onPausedChanged: () => this.refreshState(),
+      onPausedChanged: () => activity.refresh(),
     });
     this.input = new InputPipeline({
       clock,
@@ -128,8 +137,8 @@ export class SessionRuntime {
       language: () => session.options.language,
       discardForStt: () =>
         session.turnHandling.discardAudioIfUninterruptible &&
-        this.playing !== undefined &&
-        !this.playing.interruptible,
+        activity.playing !== undefined &&
+        !activity.playing.interruptible,
       onVadEvent: (event) => this.onVadEvent(event),
       onSttEvent: (event) => this.onSttEvent(event),
       onVadLost: () => {
@@ -137,8 +146,8 @@ export class SessionRuntime {
         this.policy.onUserSpeechEnded();
       },
       onInputEnded: () => {
-        this.inputActive = false;
-        this.refreshState();
+        activity.inputActive = false;
+        activity.refresh();
       },
       onError: (source, error, recoverable) => session.reportError(source, error, recoverable),
       trace,
@@ -174,24 +183,24 @@ export class SessionRuntime {
       tts: () => this.tts(),
       newId: (prefix) => session.ids(prefix),
       trace,
-      addAssistantMessage: (handle, result) => this.addAssistantMessage(handle, result),
-      recordToolBatch: (handle, results) => this.recordToolBatch(handle, results),
+      addAssistantMessage: (_handle, result) => this.log.addAssistantMessage(result),
+      recordToolBatch: (handle, results) => this.log.addToolBatch(handle, results),
       onToolCrash: (error) => session.reportError('tool', error, true),
       handoff: (agent) => this.handoff(agent),
       metrics: (m) => this.metrics(m),
       setToolPhase: (handle, active) => {
         if (active) {
-          this.toolPhase.add(handle);
+          activity.toolPhase.add(handle);
           this.scheduler.reserve(handle);
         } else {
-          this.toolPhase.delete(handle);
+          activity.toolPhase.delete(handle);
         }
-        this.refreshState();
+        activity.refresh();
       },
       setGenerating: (handle, active) => {
-        if (active) this.generating.add(handle);
-        else this.generating.delete(handle);
-        this.refreshState();
+        if (active) activity.generating.add(handle);
+        else activity.generating.delete(handle);
+        activity.refresh();
       },
     };
   }
@@ -201,7 +210,7 @@ export class SessionRuntime {
   }
 
   get agentState(): AgentState {
-    return this.state;
+    return this.activity.agentState;
   }
 
   get currentSpeech(): SpeechHandle | undefined {
@@ -212,7 +221,7 @@ export class SessionRuntime {
     this.tracker.setVadPresent((this.agent.vad ?? this.session.options.vad) !== undefined);
     this.input.start(this.audioInput);
     await this.activate(this.agent, undefined);
-    this.refreshState();
+    this.activity.refresh();
   }
 
   startSay(handle: SpeechHandle, request: SayRequest): void {
@@ -224,20 +233,11 @@ export class SessionRuntime {
   }
 
   newUserMessage(text: string): ChatMessage {
-    return {
-      type: 'message',
-      id: this.session.ids('msg'),
-      role: 'user',
-      content: [text],
-      interrupted: false,
-      createdAtMs: this.session.clock.now(),
-    };
+    return this.log.userMessage(text);
   }
 
   addItem(item: ChatItem): void {
-    this.agent.chatCtx.insert(item);
-    if (this.session.history.getById(item.id) === undefined) this.session.history.insert(item);
-    this.session.emit('conversation_item_added', { item, atMs: this.session.clock.now() });
+    this.log.add(item);
   }
 
   async interruptAll(force: boolean, reason: InterruptReason): Promise<void> {
@@ -287,13 +287,13 @@ export class SessionRuntime {
       this.trace({ type: 'interruption_hold', speechId: parentSpeech.id, holds: parentSpeech.holdCount });
     this.trace({ type: 'task_started', taskId: task.id, parentSpeechId: parentSpeech?.id });
     const parent = this.agent;
-    this.activeTasks++;
+    this.activity.activeTasks++;
     const thread = parentSpeech?.threadSeq;
     if (thread !== undefined) this.taskThreads.push(thread);
     let outcome: 'completed' | 'failed' | 'cancelled' = 'failed';
     try {
       await this.activate(task, parent);
-      const result = await raceSignal(task.result, this.closeController.signal);
+      const result = await raceAbort(task.result, this.closeController.signal);
       outcome = 'completed';
       return result;
     } catch (error) {
@@ -304,7 +304,7 @@ export class SessionRuntime {
       throw error;
     } finally {
       if (thread !== undefined) this.taskThreads.splice(this.taskThreads.lastIndexOf(thread), 1);
-      this.activeTasks--;
+      this.activity.activeTasks--;
       this.trace({ type: 'task_finished', taskId: task.id, outcome });
       if (this.agent === task && !this.closeController.signal.aborted) {
         await this.runHook('onExit', () => task.onExit());
@@ -314,34 +314,30 @@ export class SessionRuntime {
       release?.();
       if (parentSpeech)
         this.trace({ type: 'interruption_hold', speechId: parentSpeech.id, holds: parentSpeech.holdCount });
-      this.refreshState();
+      this.activity.refresh();
     }
   }
 
   async close(reason: string, timeoutMs: number): Promise<void> {
     const clock = this.session.clock;
+    const deadline = clock.now() + timeoutMs;
     this.trace({ type: 'close_requested', reason });
     this.closeController.abort(new SessionClosedError());
     this.scheduler.close();
     for (const handle of [...this.live]) {
-      if (handle.requestInterrupt('close', true))
+      if (handle.requestInterrupt('close', true)) {
         this.trace({ type: 'speech_interrupted', speechId: handle.id, reason: 'close' });
+      }
     }
     this.policy.dispose();
     this.tracker.dispose();
-    this.awayTimer?.cancel();
+    // Most of the budget goes to in-flight work; the agent's onExit gets what is left.
     const settled = Promise.allSettled([this.input.close(), ...this.tasks]);
-    await waitAtMost(clock, settled, timeoutMs);
-    for (const handle of [...this.live]) {
-      this.trace({ type: 'speech_done', speechId: handle.id, outcome: 'interrupted' });
-      handle.markDone('interrupted');
-    }
-    await waitAtMost(
-      clock,
-      this.runHook('onExit', () => this.agent.onExit()),
-      Math.max(0, timeoutMs / 5),
-    );
-    this.setAgentState('idle');
+    await waitAtMost(clock, settled, Math.floor(timeoutMs * 0.8));
+    for (const handle of [...this.live]) handle.markDone('interrupted');
+    const onExit = this.runHook('onExit', () => this.agent.onExit());
+    await waitAtMost(clock, onExit, Math.max(0, deadline - clock.now()));
+    this.activity.stop();
   }
 
   // ---- input events ----
@@ -450,22 +446,11 @@ export class SessionRuntime {
     this.track(task);
   }
 
-  private onLateFinal(turnId: string, transcript: string): void {
-    const message = [...this.session.history.items]
-      .reverse()
-      .find((i) => i.type === 'message' && i.role === 'user');
-    if (message?.type !== 'message') return;
-    const updated: ChatMessage = { ...message, content: [transcript] };
-    this.session.history.replace(updated);
-    this.agent.chatCtx.replace(updated);
-    this.trace({ type: 'user_turn_committed', turnId, transcript, lastSpeechMs: this.lastSpeechAt });
-  }
-
   // ---- output side ----
 
   private onFirstFrame(handle: SpeechHandle): void {
-    this.playing = handle;
-    this.refreshState();
+    this.activity.playing = handle;
+    this.activity.refresh();
     if (handle.turnId !== undefined && this.lastSpeechAt !== undefined && handle.source === 'user_turn') {
       this.metrics({
         type: 'turn',
@@ -483,46 +468,6 @@ export class SessionRuntime {
       durationMs: frame.durationMs,
       allowInterruptions: handle.allowInterruptions,
     });
-  }
-
-  private addAssistantMessage(handle: SpeechHandle, result: PlayoutResult): void {
-    const text = result.interrupted ? result.playedText : result.fullText;
-    if (text.trim() === '') return;
-    this.addItem({
-      type: 'message',
-      id: this.session.ids('msg'),
-      role: 'assistant',
-      content: [text],
-      interrupted: result.interrupted,
-      createdAtMs: this.session.clock.now(),
-    });
-    void handle;
-  }
-
-  private recordToolBatch(handle: SpeechHandle, results: ToolCallResult[]): FunctionCallOutput[] {
-    const clock = this.session.clock;
-    const outputs: FunctionCallOutput[] = [];
-    const calls = [];
-    for (const r of results) {
-      if (this.session.history.hasOutputFor(r.call.callId)) continue;
-      this.addItem({ ...r.call, createdAtMs: clock.now() });
-      const output: FunctionCallOutput = {
-        type: 'function_call_output',
-        id: this.session.ids('fnc_out'),
-        createdAtMs: clock.now(),
-        ...r.output,
-      };
-      this.addItem(output);
-      outputs.push(output);
-      calls.push(r.call);
-    }
-    this.session.emit('function_tools_executed', {
-      speechId: handle.id,
-      functionCalls: calls,
-      functionCallOutputs: outputs,
-      atMs: clock.now(),
-    });
-    return outputs;
   }
 
   private tts(): TTS | undefined {
@@ -548,14 +493,14 @@ export class SessionRuntime {
     handle.isCurrentToolContext = () => currentRunScope()?.runContext?.speechHandle === handle;
     handle.onDone(() => {
       this.live.delete(handle);
-      this.inProgress.delete(handle);
+      this.activity.inProgress.delete(handle);
       this.trace({
         type: 'speech_done',
         speechId: handle.id,
         outcome: handle.outcome ?? 'played',
         ...(handle.outcome === 'failed' ? { error: String(handle.error) } : {}),
       });
-      this.refreshState();
+      this.activity.refresh();
     });
     this.session.emit('speech_created', {
       speechHandle: handle,
@@ -608,78 +553,4 @@ export class SessionRuntime {
   private trace(record: TraceRecord): void {
     this.session.options.onTrace?.({ ...record, atMs: this.session.clock.now() } as never);
   }
-
-  /**
-   * The agent state is derived, never set ad hoc: speaking only while a speech's frames flow. Changes
-   * made in one synchronous run (a step released, then its speech ended) settle into one transition.
-   */
-  private refreshState(): void {
-    if (this.refreshQueued) return;
-    this.refreshQueued = true;
-    queueMicrotask(() => {
-      this.refreshQueued = false;
-      this.computeState();
-    });
-  }
-
-  private computeState(): void {
-    if (this.closeController.signal.aborted) return;
-    let next: AgentState;
-    if (this.playing && !this.gate.paused) next = 'speaking';
-    else if (this.inProgress.size > 0 || this.generating.size > 0 || this.toolPhase.size > 0)
-      next = 'thinking';
-    else next = this.inputActive ? 'listening' : 'idle';
-    this.setAgentState(next);
-    this.refreshAway();
-  }
-
-  private setAgentState(next: AgentState): void {
-    if (next === this.state) return;
-    const old = this.state;
-    this.state = next;
-    this.session.emit('agent_state_changed', {
-      oldState: old,
-      newState: next,
-      atMs: this.session.clock.now(),
-    });
-  }
-
-  private refreshAway(): void {
-    const timeout =
-      this.session.options.userAwayTimeout === undefined ? 15000 : this.session.options.userAwayTimeout;
-    const quiet =
-      this.tracker.userState !== 'speaking' &&
-      (this.state === 'listening' || this.state === 'idle') &&
-      this.activeTasks === 0 &&
-      this.toolPhase.size === 0;
-    if (!quiet) {
-      this.awayTimer?.cancel();
-      this.awayTimer = undefined;
-      this.tracker.setAway(false);
-      return;
-    }
-    if (timeout === null || this.awayTimer || this.tracker.userState === 'away') return;
-    this.awayTimer = this.session.clock.setTimer(timeout, () => {
-      this.awayTimer = undefined;
-      this.tracker.setAway(true);
-    });
-  }
-}
-
-function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
 }
