@@ -79,23 +79,15 @@ export class AvailabilityTracker<P> {
     this.available = providers.map(() => true);
   }
 
-  get kind(): string {
-    return this.config.kind;
-  }
-
   label(index: number): string {
     return this.config.labelOf(this.providers[index]!);
-  }
-
-  isAvailable(index: number): boolean {
-    return this.available[index] === true;
   }
 
   snapshot(): ProviderAvailability[] {
     return this.providers.map((_, index) => ({
       provider: this.label(index),
       index,
-      available: this.isAvailable(index),
+      available: this.available[index] === true,
     }));
   }
 
@@ -181,6 +173,43 @@ export class AvailabilityTracker<P> {
 }
 
 /**
+ * The providers that failed since a request, or a live stream, last made progress, with their errors:
+ * what decides the provider to try next and what `AllProvidersFailedError` reports.
+ */
+export class FailureStreak<P> {
+  private readonly tried = new Set<number>();
+  private errors: unknown[] = [];
+
+  constructor(
+    private readonly tracker: AvailabilityTracker<P>,
+    private readonly usable?: (provider: P) => boolean,
+  ) {}
+
+  /** The provider to try next; throws `AllProvidersFailedError` once every usable one failed. */
+  next(): number {
+    const index = this.tracker.next(this.tried, this.usable);
+    if (index === undefined) throw this.tracker.allFailed(this.errors);
+    this.tried.add(index);
+    return index;
+  }
+
+  /** The provider produced output: it works, and earlier failures no longer count. */
+  progress(index: number): void {
+    if (this.errors.length > 0) {
+      this.errors = [];
+      this.tried.clear();
+      this.tried.add(index);
+    }
+    this.tracker.markRecovered(index);
+  }
+
+  failed(index: number, error: unknown): void {
+    this.tracker.markFailed(index, error);
+    this.errors.push(error);
+  }
+}
+
+/**
  * Runs a one-shot request on each provider in turn until one succeeds. Rejects with the signal's reason
  * when the caller aborts, and with `AllProvidersFailedError` when every provider failed.
  */
@@ -190,34 +219,30 @@ export async function requestWithFallback<P, T>(
   signal: AbortSignal | undefined,
   usable?: (provider: P) => boolean,
 ): Promise<T> {
-  const errors: unknown[] = [];
-  const tried = new Set<number>();
-  for (let index = tracker.next(tried, usable); index !== undefined; index = tracker.next(tried, usable)) {
-    tried.add(index);
+  const streak = new FailureStreak(tracker, usable);
+  for (;;) {
+    const index = streak.next();
     const attempt = linkedController(signal);
     try {
-      const i = index;
       const result = await timeoutAfter(
         call(tracker.providers[index]!, attempt.signal),
         tracker.clock,
         tracker.attemptTimeoutMs,
         () => {
-          const error = tracker.timeoutError(i);
+          const error = tracker.timeoutError(index);
           attempt.abort(error);
           return error;
         },
       );
-      tracker.markRecovered(index);
+      streak.progress(index);
       return result;
     } catch (error) {
       if (signal?.aborted) throw error;
-      tracker.markFailed(index, error);
-      errors.push(error);
+      streak.failed(index, error);
     } finally {
       attempt.dispose();
     }
   }
-  throw tracker.allFailed(errors);
 }
 
 /**
@@ -230,22 +255,20 @@ export async function* streamWithFallback<P, T>(
   open: (provider: P, signal: AbortSignal) => AsyncIterable<T>,
   signal: AbortSignal | undefined,
 ): AsyncGenerator<T> {
-  const errors: unknown[] = [];
-  const tried = new Set<number>();
-  for (let index = tracker.next(tried); index !== undefined; index = tracker.next(tried)) {
-    tried.add(index);
+  const streak = new FailureStreak(tracker);
+  for (;;) {
+    const index = streak.next();
     const attempt = linkedController(signal);
     let iterator: AsyncIterator<T> | undefined;
     let produced = false;
     try {
       iterator = open(tracker.providers[index]!, attempt.signal)[Symbol.asyncIterator]();
-      const i = index;
       let result = await timeoutAfter(iterator.next(), tracker.clock, tracker.attemptTimeoutMs, () => {
-        const error = tracker.timeoutError(i);
+        const error = tracker.timeoutError(index);
         attempt.abort(error);
         return error;
       });
-      tracker.markRecovered(index);
+      streak.progress(index);
       for (; !result.done; result = await iterator.next()) {
         produced = true;
         yield result.value;
@@ -253,9 +276,8 @@ export async function* streamWithFallback<P, T>(
       return;
     } catch (error) {
       if (signal?.aborted) return;
-      tracker.markFailed(index, error);
+      streak.failed(index, error);
       if (produced) throw toAPIError(error, tracker.label(index));
-      errors.push(error);
     } finally {
       // Aborting releases the provider's connection when the consumer stopped early or we moved on.
       attempt.abort();
@@ -263,5 +285,4 @@ export async function* streamWithFallback<P, T>(
       if (iterator?.return) Promise.resolve(iterator.return()).catch(() => {});
     }
   }
-  throw tracker.allFailed(errors);
 }

@@ -12,6 +12,7 @@ import type { VAD } from '../providers/vad.js';
 import { TypedEmitter } from '../utils/typed-emitter.js';
 import {
   AvailabilityTracker,
+  FailureStreak,
   type FallbackAdapterEvents,
   type FallbackAdapterOptions,
   type ProviderAvailability,
@@ -110,9 +111,7 @@ class FallbackSTTStream implements STTStream {
   private current: Attempt | undefined;
   private startupError: unknown;
   private inputEnded = false;
-  /** Providers that failed since the stream last made progress, and why. */
-  private readonly tried = new Set<number>();
-  private errors: unknown[] = [];
+  private readonly streak: FailureStreak<STT>;
   private readonly output: AsyncGenerator<STTEvent>;
 
   constructor(
@@ -121,6 +120,7 @@ class FallbackSTTStream implements STTStream {
     private readonly options: STTStreamOptions,
   ) {
     this.controller = linkedController(options.signal);
+    this.streak = new FailureStreak(tracker);
     // Opened now, not on first read, so frames pushed before iteration starts reach a provider.
     try {
       this.current = this.openNext();
@@ -163,7 +163,7 @@ class FallbackSTTStream implements STTStream {
         let failure: unknown;
         try {
           for await (const event of attempt.stream) {
-            this.progress(attempt.index);
+            this.streak.progress(attempt.index);
             if (event.type === 'start_of_speech') inSpeech = true;
             if (event.type === 'end_of_speech') inSpeech = false;
             yield event;
@@ -188,34 +188,24 @@ class FallbackSTTStream implements STTStream {
     }
   }
 
-  private progress(index: number): void {
-    if (this.errors.length > 0) {
-      this.errors = [];
-      this.tried.clear();
-    }
-    this.tried.add(index);
-    this.tracker.markRecovered(index);
-  }
-
   private fail(attempt: Attempt, error: unknown): void {
-    this.tracker.markFailed(attempt.index, error);
-    this.errors.push(error);
-    this.tried.add(attempt.index);
+    this.streak.failed(attempt.index, error);
     this.release(attempt);
   }
 
   /** Opens the next provider's stream; throws `AllProvidersFailedError` when none is left. */
   private openNext(): Attempt {
     for (;;) {
-      const index = this.tracker.next(this.tried);
-      if (index === undefined) throw this.tracker.allFailed(this.errors);
+      const index = this.streak.next();
       const controller = linkedController(this.controller.signal);
       try {
         const stream = this.streamers[index]!.stream({ ...this.options, signal: controller.signal });
         if (this.inputEnded) stream.endInput();
         return { index, stream, controller };
       } catch (error) {
-        this.fail({ index, stream: nullStream, controller }, error);
+        controller.abort();
+        controller.dispose();
+        this.streak.failed(index, error);
       }
     }
   }
@@ -234,14 +224,6 @@ class FallbackSTTStream implements STTStream {
     this.current = undefined;
   }
 }
-
-const nullStream: STTStream = {
-  pushFrame() {},
-  flush() {},
-  endInput() {},
-  close: async () => {},
-  async *[Symbol.asyncIterator]() {},
-};
 
 /** 100 ms of silence: recognized once if the provider can, otherwise streamed and drained. */
 async function probeSTT(stt: STT, signal: AbortSignal): Promise<void> {

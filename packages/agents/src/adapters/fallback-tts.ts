@@ -7,6 +7,7 @@ import { processId } from '../utils/ids.js';
 import { TypedEmitter } from '../utils/typed-emitter.js';
 import {
   AvailabilityTracker,
+  FailureStreak,
   type FallbackAdapterEvents,
   type FallbackAdapterOptions,
   type ProviderAvailability,
@@ -125,8 +126,7 @@ class FallbackTTSStream implements TTSStream {
   private inputEnded = false;
   private current: Attempt | undefined;
   private startupError: unknown;
-  private readonly tried = new Set<number>();
-  private errors: unknown[] = [];
+  private readonly streak: FailureStreak<TTS>;
   private waiting: Wait | undefined;
   private watchdog: TimerHandle | undefined;
   private readonly output: AsyncGenerator<SynthesizedAudio>;
@@ -138,6 +138,7 @@ class FallbackTTSStream implements TTSStream {
     signal: AbortSignal | undefined,
   ) {
     this.controller = linkedController(signal);
+    this.streak = new FailureStreak(tracker);
     try {
       this.current = this.openNext();
     } catch (error) {
@@ -271,7 +272,7 @@ class FallbackTTSStream implements TTSStream {
 
   /** Maps a provider chunk onto our segments, which its audio follows in order. */
   private accept(attempt: Attempt, chunk: SynthesizedAudio): SynthesizedAudio[] {
-    this.progress(attempt.index);
+    this.streak.progress(attempt.index);
     const previous = attempt.lastInnerSegmentId;
     attempt.lastInnerSegmentId = chunk.segmentId;
     // A provider that moved to its next segment without marking the last chunk final: follow it.
@@ -295,27 +296,15 @@ class FallbackTTSStream implements TTSStream {
     this.segments = [];
   }
 
-  private progress(index: number): void {
-    if (this.errors.length > 0) {
-      this.errors = [];
-      this.tried.clear();
-    }
-    this.tried.add(index);
-    this.tracker.markRecovered(index);
-  }
-
   private fail(attempt: Attempt, error: unknown): void {
-    this.tracker.markFailed(attempt.index, error);
-    this.errors.push(error);
-    this.tried.add(attempt.index);
+    this.streak.failed(attempt.index, error);
     this.release(attempt);
   }
 
   /** Opens the next provider's stream and replays the unfinished text into it. */
   private openNext(): Attempt {
     for (;;) {
-      const index = this.tracker.next(this.tried);
-      if (index === undefined) throw this.tracker.allFailed(this.errors);
+      const index = this.streak.next();
       const controller = linkedController(this.controller.signal);
       let stream: TTSStream | undefined;
       try {
@@ -327,10 +316,10 @@ class FallbackTTSStream implements TTSStream {
         if (this.inputEnded) stream.endInput();
         return { index, stream, controller, converter: new RateConverter(this.sampleRate) };
       } catch (error) {
-        this.fail(
-          { index, stream: stream ?? nullStream, controller, converter: new RateConverter(this.sampleRate) },
-          error,
-        );
+        controller.abort();
+        controller.dispose();
+        stream?.close().catch(() => {});
+        this.streak.failed(index, error);
       }
     }
   }
@@ -397,14 +386,6 @@ async function* converted(
 ): AsyncGenerator<SynthesizedAudio> {
   for await (const chunk of source) yield* converter.convert(chunk);
 }
-
-const nullStream: TTSStream = {
-  pushText() {},
-  flush() {},
-  endInput() {},
-  close: async () => {},
-  async *[Symbol.asyncIterator]() {},
-};
 
 /** A two-word sentence, read up to its first chunk of audio. */
 async function probeTTS(tts: TTS, signal: AbortSignal): Promise<void> {
