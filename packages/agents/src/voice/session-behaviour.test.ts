@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { APIConnectionError } from '../errors.js';
 import type { ChatContext } from '../llm/chat-context.js';
 import { tool } from '../llm/tool.js';

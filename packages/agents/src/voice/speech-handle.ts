@@ -124,6 +124,7 @@ export class SpeechHandle implements PromiseLike<void> {
 
   // biome-ignore lint/suspicious/noThenProperty: awaiting a handle waits for its playout, by design.
   then<R1 = void, R2 = never>(
+    // biome-ignore lint/suspicious/noConfusingVoidType: mirrors PromiseLike<void>.
     onfulfilled?: ((value: void) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): PromiseLike<R1 | R2> {
