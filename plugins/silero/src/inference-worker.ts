@@ -57,7 +57,9 @@ async function serve(
   const timing = new Float64Array(init.timing);
   const errorText = new Uint8Array(init.errorText);
   const encoder = new TextEncoder();
-  let seen = Atomics.load(control, CTRL_CMD_SEQ);
+  // The control block is fresh, so the pool's first command is sequence 1. Reading the counter here
+  // instead would race with a pool that got 'ready' and sent that command before this line ran.
+  let seen = 0;
   for (;;) {
     // Blocking here is the point: this thread has nothing else to do until the pool signals.
     Atomics.wait(control, CTRL_CMD_SEQ, seen);

@@ -1,0 +1,124 @@
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { VADEvent } from '@voxwire/agents';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SileroInferenceError } from './errors.js';
+import type { WorkerExecutor } from './executor.js';
+import { buildPackage, type TestBuild } from './test-support/build.js';
+import { audioToolsAvailable, makeFixture, type Part } from './test-support/fixtures.js';
+import { framesOf, runStream, segmentsOf } from './test-support/run.js';
+import { SileroVAD } from './vad.js';
+
+const tools = audioToolsAvailable();
+const TIMELINE: Part[] = [
+  { silenceMs: 700 },
+  { say: 'the quick brown fox jumps over the lazy dog' },
+  { silenceMs: 1200 },
+];
+
+const probabilities = (events: VADEvent[]) =>
+  events.flatMap((e) => (e.type === 'inference_done' ? [e.probability] : []));
+
+describe.skipIf(!tools)('inference in worker threads (built worker)', () => {
+  let built: TestBuild;
+  let workers: SileroVAD;
+  let inline: SileroVAD;
+
+  beforeAll(async () => {
+    built = await buildPackage();
+    workers = await SileroVAD.load({ inference: 'workers', workerUrl: built.workerUrl, workers: 2 });
+    inline = await SileroVAD.load({ inference: 'main-thread' });
+  });
+  afterAll(async () => {
+    await workers?.close();
+    await inline?.close();
+    built?.dispose();
+  });
+
+  it('gives the same probabilities as inference on the main thread', async () => {
+    expect(workers.inference).toBe('workers');
+    const fixture = makeFixture(TIMELINE, 16000);
+    const frames = framesOf(fixture, 20);
+    const [a, b] = await Promise.all([runStream(workers, frames), runStream(inline, frames)]);
+    expect(probabilities(a)).toHaveLength(probabilities(b).length);
+    const expected = probabilities(b);
+    for (const [i, p] of probabilities(a).entries()) expect(p).toBeCloseTo(expected[i]!, 5);
+    const segments = segmentsOf(a);
+    expect(segments).toHaveLength(1);
+    expect(Math.abs(segments[0]!.startMs - fixture.segments[0]!.startMs)).toBeLessThanOrEqual(100);
+    expect(Math.abs(segments[0]!.endMs - fixture.segments[0]!.endMs)).toBeLessThanOrEqual(100);
+  });
+
+  it('batches many streams without mixing their states', async () => {
+    const fixtures = [16000, 24000, 48000, 8000].map((rate) => makeFixture(TIMELINE, rate));
+    const alone = await Promise.all(fixtures.map((f) => runStream(inline, framesOf(f, 20))));
+    // 12 concurrent streams over four different inputs, offset so rows of one batch differ.
+    const together = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => runStream(workers, framesOf(fixtures[i % 4]!, 10 + (i % 3) * 10))),
+    );
+    together.forEach((events, i) => {
+      const expected = probabilities(alone[i % 4]!);
+      const got = probabilities(events);
+      expect(got).toHaveLength(expected.length);
+      for (const [k, p] of got.entries()) expect(p).toBeCloseTo(expected[k]!, 4);
+    });
+  });
+
+  it('recovers when a worker dies mid-stream', async () => {
+    const vad = await SileroVAD.load({
+      inference: 'workers',
+      workerUrl: built.workerUrl,
+      workers: 1,
+      maxBatchSize: 7,
+    });
+    try {
+      const slots = (vad as unknown as { pool: { slots: { executor?: WorkerExecutor }[] } }).pool.slots;
+      const fixture = makeFixture(TIMELINE, 16000);
+      const stream = vad.stream();
+      const errors: SileroInferenceError[] = [];
+      stream.on('error', (e) => errors.push(e));
+      const events: VADEvent[] = [];
+      const reading = (async () => {
+        for await (const e of stream) events.push(e);
+      })();
+      const frames = framesOf(fixture, 20);
+      const half = frames.length >> 1;
+      for (const frame of frames.slice(0, half)) stream.pushFrame(frame);
+      while (stream.processedAudioMs < 300) await new Promise((r) => setTimeout(r, 1));
+      await slots[0]!.executor!.terminate();
+      for (const frame of frames.slice(half)) stream.pushFrame(frame);
+      stream.endInput();
+      await reading;
+      expect(errors.length).toBeGreaterThanOrEqual(1);
+      expect(errors[0]!.code).toBe('inference_failed');
+      // Analysis went on after a new worker started: the whole input was covered.
+      expect(probabilities(events).length).toBe(Math.floor(fixture.samples.length / 512));
+      expect(probabilities(events).at(-1)).toBeLessThan(0.1);
+      expect(slots[0]!.executor!.alive).toBe(true);
+    } finally {
+      await vad.close();
+    }
+  });
+
+  it('finds its worker next to the built bundle and does not keep an idle process alive', async () => {
+    const script = join(built.root, 'main.mjs');
+    writeFileSync(
+      script,
+      `import { SileroVAD } from './dist/index.js';
+const vad = await SileroVAD.load();
+const stream = vad.stream();
+const frames = [];
+for (let i = 0; i < 50; i++) stream.pushFrame({ data: new Int16Array(320), sampleRate: 16000, channels: 1, samplesPerChannel: 320 });
+stream.endInput();
+let n = 0;
+for await (const e of stream) if (e.type === 'inference_done') n++;
+console.log(JSON.stringify({ inference: vad.inference, windows: n }));
+// No close(): an idle pool must not hold the process open.
+`,
+    );
+    const { stdout } = await promisify(execFile)(process.execPath, [script], { timeout: 20_000 });
+    expect(JSON.parse(stdout)).toEqual({ inference: 'workers', windows: 31 });
+  });
+});
