@@ -34,6 +34,7 @@ export {
   SentenceTokenizer,
   type SentenceTokenizerOptions,
   splitWords,
+  countWords,
 } from './adapters/sentence-tokenizer.js';
 export * from './adapters/stt-stream-adapter.js';
 export * from './adapters/tts-stream-adapter.js';

@@ -115,11 +115,11 @@ describe('ChatContext insertion', () => {
 });
 
 describe('ChatContext.copy', () => {
-  it('copies deeply: editing the copy leaves the original alone', () => {
+  it('copies share frozen items: an item cannot be edited in place, and adding to a copy leaves the original alone', () => {
     const ctx = conversation();
     const copy = ctx.copy();
     expect(copy.items).toEqual(ctx.items);
-    (copy.items[1] as ChatMessage).content.push('changed');
+    expect(() => (copy.items[1] as ChatMessage).content.push('changed')).toThrow(TypeError);
     copy.addMessage({ role: 'user', content: 'more' });
     expect((ctx.items[1] as ChatMessage).content).toEqual(['weather and time?']);
     expect(ctx.items).toHaveLength(9);

@@ -82,6 +82,7 @@ export class ChatContext {
   private itemList: ChatItem[];
 
   constructor(items: readonly ChatItem[] = []) {
+    for (const item of items) freezeItem(item);
     this.itemList = [...items];
   }
 
@@ -148,8 +149,12 @@ export class ChatContext {
     return item;
   }
 
-  /** Inserts keeping time order; items with equal timestamps keep insertion order. */
+  /**
+   * Inserts keeping time order; items with equal timestamps keep insertion order. The item is frozen:
+   * items are values shared by every copy of the context, so a change is a `replace()`, never an edit.
+   */
   insert(item: ChatItem): void {
+    freezeItem(item);
     let i = this.itemList.length;
     while (i > 0 && this.itemList[i - 1]!.createdAtMs > item.createdAtMs) i--;
     this.itemList.splice(i, 0, item);
@@ -167,6 +172,7 @@ export class ChatContext {
   replace(item: ChatItem): boolean {
     const i = this.indexById(item.id);
     if (i < 0) return false;
+    freezeItem(item);
     this.itemList[i] = item;
     return true;
   }
@@ -199,7 +205,9 @@ export class ChatContext {
           return true;
       }
     });
-    return new ChatContext(items.map((item) => structuredClone(item)));
+    // Items are values shared between copies (change one with replace()), so a copy per LLM call costs
+    // one array, not a deep clone of the whole conversation.
+    return new ChatContext(items);
   }
 
   /**
@@ -324,3 +332,12 @@ const chatItemSchema = z.discriminatedUnion('type', [
   }),
 ]);
 const chatContextJsonSchema = z.object({ items: z.array(chatItemSchema) });
+
+function freezeItem(item: ChatItem): void {
+  if (Object.isFrozen(item)) return;
+  if (item.type === 'message') {
+    for (const part of item.content) if (typeof part === 'object') Object.freeze(part);
+    Object.freeze(item.content);
+  }
+  Object.freeze(item);
+}

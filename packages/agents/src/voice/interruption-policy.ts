@@ -1,6 +1,7 @@
 import type { Clock, TimerHandle } from '../time/clock.js';
 import type { AudioOutput } from './io.js';
-import { countWords, type TurnHandlingOptions } from './options.js';
+import { countWords } from '../adapters/sentence-tokenizer.js';
+import type { TurnHandlingOptions } from './options.js';
 import type { PlayoutGate } from './playout-gate.js';
 import type { SpeechHandle } from './speech-handle.js';
 import type { InterruptReason, TraceRecord } from './trace.js';

@@ -53,8 +53,3 @@ export function resolveTurnHandling(options: Partial<TurnHandlingOptions> | unde
   }
   return resolved;
 }
-
-export function countWords(text: string): number {
-  const trimmed = text.trim();
-  return trimmed === '' ? 0 : trimmed.split(/\s+/u).length;
-}
