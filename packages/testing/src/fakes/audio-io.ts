@@ -1,0 +1,262 @@
+import { type AudioFrame, AudioOutputBase, type Clock, type TimerHandle } from '@voxwire/agents';
+import { SAMPLE_RATE, silentFrame, voicedFrame } from '../audio.js';
+
+export interface InputSegment {
+  startMs: number;
+  endMs: number;
+}
+
+export interface FakeAudioInputOptions {
+  clock: Clock;
+  /** Voiced spans; segment `i` carries code `i`. */
+  segments: readonly InputSegment[];
+  /** Default 20 ms. */
+  frameMs?: number;
+  sampleRate?: number;
+  /** The microphone closes at this time (the input ends). Default: never, until `stop()`. */
+  endAtMs?: number;
+  /** Sees the code of every frame delivered (undefined: silence). */
+  onFrame?(code: number | undefined): void;
+}
+
+/**
+ * A microphone on the virtual clock: one frame every `frameMs`, delivered when its audio has been
+ * captured, silent outside the scripted speech and carrying the segment's code inside it.
+ */
+export class FakeAudioInput implements AsyncIterable<AudioFrame> {
+  private stopped = false;
+  private delivered = 0;
+
+  constructor(private readonly options: FakeAudioInputOptions) {}
+
+  get framesDelivered(): number {
+    return this.delivered;
+  }
+
+  /** Ends the input after the frame in progress (a microphone unplugged, a track unpublished). */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<AudioFrame> {
+    return this.frames();
+  }
+
+  private async *frames(): AsyncGenerator<AudioFrame> {
+    const { clock, segments } = this.options;
+    const frameMs = this.options.frameMs ?? 20;
+    const rate = this.options.sampleRate ?? SAMPLE_RATE;
+    const endAt = this.options.endAtMs ?? Number.POSITIVE_INFINITY;
+    const order = segments.map((s, code) => ({ ...s, code })).sort((a, b) => a.startMs - b.startMs);
+    let next = 0;
+    let t = clock.now();
+    while (!this.stopped && t < endAt) {
+      await clock.sleep(t + frameMs - clock.now());
+      if (this.stopped) return;
+      while (next < order.length && order[next]!.endMs <= t) next++;
+      let code: number | undefined;
+      for (let i = next; i < order.length && order[i]!.startMs <= t; i++) {
+        if (order[i]!.endMs > t) {
+          code = order[i]!.code;
+          break;
+        }
+      }
+      t += frameMs;
+      this.delivered++;
+      this.options.onFrame?.(code);
+      yield code === undefined ? silentFrame(frameMs, rate) : voicedFrame(code, frameMs, rate);
+    }
+  }
+}
+
+export type OutputRecord =
+  | { type: 'output_frame'; durationMs: number }
+  | { type: 'output_overrun'; aheadMs: number }
+  | { type: 'output_paused'; positionMs: number }
+  | { type: 'output_resumed'; positionMs: number }
+  | { type: 'output_segment_end'; how: 'flush' | 'clear'; queuedMs: number }
+  | { type: 'output_audio_end'; positionMs: number; interrupted: boolean }
+  | { type: 'output_playback_finished'; positionMs: number; interrupted: boolean };
+
+export interface FakeAudioOutputOptions {
+  clock: Clock;
+  /** Audio the sink accepts ahead of playback before `captureFrame` waits. Default 200 ms. */
+  bufferMs?: number;
+  /** Whether `pause()` holds playback. Default true. */
+  canPause?: boolean;
+  /** Report playback finished late by this much. Default 0. */
+  finishLagMs?: number;
+  /** Never report playback finished (a broken sink). */
+  neverFinish?: boolean;
+  sampleRate?: number;
+  onRecord?(record: OutputRecord): void;
+}
+
+/**
+ * An audio sink that plays at real speed on the clock, with a bounded buffer (back-pressure), pause and
+ * resume, and a playback report that can come late or never. It records every frame it receives.
+ */
+export class FakeAudioOutput extends AudioOutputBase {
+  readonly sampleRate: number | undefined;
+  readonly canPause: boolean;
+  /** Every captured frame, with the time it was received. */
+  readonly frames: Array<{ atMs: number; durationMs: number }> = [];
+  private queuedMs = 0;
+  private basePos = 0;
+  private baseAt = 0;
+  private paused = false;
+  /** Between the first frame of a segment and its flush or clear. */
+  private open = false;
+  /** An ended segment whose audio has not finished playing. */
+  private draining = false;
+  private drainTimer: TimerHandle | undefined;
+  private pendingCaptures = 0;
+  private wakeCaptures = new Set<() => void>();
+  private maxAhead = 0;
+
+  constructor(private readonly options: FakeAudioOutputOptions) {
+    super();
+    this.sampleRate = options.sampleRate;
+    this.canPause = options.canPause ?? true;
+  }
+
+  /** Most audio ever queued ahead of playback, in ms. */
+  get maxQueuedMs(): number {
+    return this.maxAhead;
+  }
+
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  protected async onCaptureFrame(frame: AudioFrame): Promise<void> {
+    const clock = this.options.clock;
+    const now = clock.now();
+    if (this.draining) this.endAudio(false, true);
+    if (!this.open) {
+      this.open = true;
+      this.queuedMs = 0;
+      this.basePos = 0;
+      this.baseAt = now;
+      this.notifyPlaybackStarted();
+    }
+    const position = this.position();
+    if (position >= this.queuedMs) {
+      // Underrun: playback resumes from where it stalled, now.
+      this.basePos = this.queuedMs;
+      this.baseAt = now;
+    }
+    const durationMs = (frame.samplesPerChannel * 1000) / frame.sampleRate;
+    const bufferMs = this.options.bufferMs ?? 200;
+    if (this.pendingCaptures > 0) this.record({ type: 'output_overrun', aheadMs: this.queuedMs - position });
+    this.queuedMs += durationMs;
+    this.maxAhead = Math.max(this.maxAhead, this.queuedMs - this.position());
+    this.frames.push({ atMs: now, durationMs });
+    this.record({ type: 'output_frame', durationMs });
+    this.pendingCaptures++;
+    try {
+      const segmentQueued = this.queuedMs;
+      while (this.open && this.queuedMs === segmentQueued) {
+        const ahead = this.queuedMs - this.position();
+        if (ahead <= bufferMs) break;
+        await new Promise<void>((resolve) => {
+          let timer: TimerHandle | undefined;
+          const wake = (): void => {
+            this.wakeCaptures.delete(wake);
+            timer?.cancel();
+            resolve();
+          };
+          this.wakeCaptures.add(wake);
+          // While paused nothing drains: only resume or clear can make room.
+          if (!this.paused) timer = clock.setTimer(ahead - bufferMs, wake);
+        });
+      }
+    } finally {
+      this.pendingCaptures--;
+    }
+  }
+
+  protected onFlush(): void {
+    this.open = false;
+    this.record({ type: 'output_segment_end', how: 'flush', queuedMs: this.queuedMs });
+    this.draining = true;
+    this.wake();
+    this.scheduleDrain();
+  }
+
+  protected onClearBuffer(): void {
+    // Nothing open and nothing still playing: there is nothing to cut.
+    if (!this.open && !this.draining) return;
+    this.open = false;
+    this.record({ type: 'output_segment_end', how: 'clear', queuedMs: this.queuedMs });
+    this.basePos = this.position();
+    this.baseAt = this.options.clock.now();
+    this.paused = false;
+    this.draining = true;
+    this.endAudio(true, false);
+  }
+
+  pause(): void {
+    if (!this.canPause || this.paused) return;
+    this.basePos = this.position();
+    this.paused = true;
+    this.drainTimer?.cancel();
+    this.drainTimer = undefined;
+    this.record({ type: 'output_paused', positionMs: this.basePos });
+    this.wake();
+  }
+
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.baseAt = this.options.clock.now();
+    this.record({ type: 'output_resumed', positionMs: this.basePos });
+    this.wake();
+    this.scheduleDrain();
+  }
+
+  private position(): number {
+    if (this.paused) return this.basePos;
+    return Math.min(this.queuedMs, this.basePos + (this.options.clock.now() - this.baseAt));
+  }
+
+  private wake(): void {
+    for (const wake of [...this.wakeCaptures]) wake();
+  }
+
+  private scheduleDrain(): void {
+    if (!this.draining || this.paused) return;
+    this.drainTimer?.cancel();
+    const remaining = Math.max(0, this.queuedMs - this.position());
+    this.drainTimer = this.options.clock.setTimer(remaining, () => {
+      this.drainTimer = undefined;
+      this.endAudio(false, false);
+    });
+  }
+
+  /** The segment's audio stopped (drained or cleared); report it as the sink is configured to. */
+  private endAudio(cleared: boolean, overlapped: boolean): void {
+    if (!this.draining) return;
+    this.draining = false;
+    this.drainTimer?.cancel();
+    this.drainTimer = undefined;
+    const positionMs = cleared || overlapped ? this.position() : this.queuedMs;
+    this.basePos = positionMs;
+    this.queuedMs = positionMs;
+    this.wake();
+    this.record({ type: 'output_audio_end', positionMs, interrupted: cleared || overlapped });
+    if (this.options.neverFinish) return;
+    const event = { playbackPositionMs: positionMs, interrupted: cleared };
+    const report = (): void => {
+      this.record({ type: 'output_playback_finished', positionMs, interrupted: cleared });
+      this.notifyPlaybackFinished(event);
+    };
+    const lag = this.options.finishLagMs ?? 0;
+    if (lag > 0) this.options.clock.setTimer(lag, report);
+    else report();
+  }
+
+  private record(record: OutputRecord): void {
+    this.options.onRecord?.(record);
+  }
+}

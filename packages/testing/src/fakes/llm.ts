@@ -1,0 +1,246 @@
+import {
+  APIConnectionError,
+  APIStatusError,
+  APITimeoutError,
+  type ChatContext,
+  type ChatItem,
+  type Clock,
+  type LLM,
+  type LLMCapabilities,
+  type LLMChatOptions,
+  type LLMStreamPart,
+  messageText,
+} from '@voxwire/agents';
+
+/** Which requests a scripted reply answers. Every given field must match. */
+export interface ReplyMatch {
+  /** The last conversation item is a user message containing this text (case-insensitive). */
+  user?: string;
+  /** The last conversation item is the output of this tool. */
+  afterTool?: string;
+  /** The system instructions contain this text (identifies the agent or a one-off instruction). */
+  instructions?: string;
+}
+
+export interface FakeToolCall {
+  name: string;
+  args?: Record<string, unknown>;
+}
+
+export interface FakeLLMError {
+  /** After this much streaming time (from the request); 0 fails before the first token. */
+  afterMs?: number;
+  kind?: 'connection' | 'timeout' | 'status';
+  statusCode?: number;
+  message?: string;
+}
+
+/** One scripted answer of the model. */
+export interface LLMReply {
+  match?: ReplyMatch;
+  /** How many requests it may answer; unlimited when omitted. */
+  times?: number;
+  /** Time to first token. Default 300 ms. */
+  ttftMs?: number;
+  /** Time between text chunks (one word each). Default 40 ms. */
+  tokenMs?: number;
+  text?: string;
+  toolCalls?: FakeToolCall[];
+  /** Fail the request (after the text and tool calls streamed so far). */
+  error?: FakeLLMError;
+  /** Stream nothing more and never finish, until the request is aborted. */
+  hang?: boolean;
+}
+
+export interface FakeLLMRequest {
+  atMs: number;
+  /** Index of the reply used in `replies`, or -1 for the default one. */
+  reply: number;
+  lastItem: string;
+  toolCallIds: string[];
+}
+
+export interface FakeLLMOptions {
+  clock: Clock;
+  replies: readonly LLMReply[];
+  /** Used when no scripted reply matches. Default: a short text. */
+  fallback?: LLMReply;
+  /** Called when a tool call is handed to the session, and when a request fails. */
+  onEvent?(
+    event: { type: 'tool_call'; callId: string; name: string } | { type: 'error'; message: string },
+  ): void;
+}
+
+const DEFAULT_REPLY: LLMReply = { text: 'Okay.' };
+
+/**
+ * A chat model that answers from a script: the reply is chosen by what the conversation ends with,
+ * then streamed in time (time to first token, one word per `tokenMs`), tool calls after the text.
+ * Outages make requests fail as a provider would, with typed, retryable errors.
+ */
+export class FakeLLM implements LLM {
+  readonly label = 'fake.FakeLLM';
+  readonly model = 'scripted';
+  readonly capabilities: LLMCapabilities = { toolCalls: true, parallelToolCalls: true };
+  /** Every request, in order. */
+  readonly requests: FakeLLMRequest[] = [];
+  private readonly used: number[];
+  private outageUntil = -1;
+  private callSeq = 0;
+  private readonly inFlight = new Set<() => void>();
+
+  constructor(private readonly options: FakeLLMOptions) {
+    this.used = options.replies.map(() => 0);
+  }
+
+  /** Requests in flight fail now; new ones fail until `durationMs` has passed. */
+  outage(durationMs: number): void {
+    this.outageUntil = this.options.clock.now() + Math.max(1, durationMs);
+    for (const drop of [...this.inFlight]) drop();
+  }
+
+  chat(options: LLMChatOptions): AsyncIterable<LLMStreamPart> {
+    const index = this.pick(options.chatCtx);
+    const reply = index >= 0 ? this.options.replies[index]! : (this.options.fallback ?? DEFAULT_REPLY);
+    if (index >= 0) this.used[index]!++;
+    const request: FakeLLMRequest = {
+      atMs: this.options.clock.now(),
+      reply: index,
+      lastItem: describeLast(options.chatCtx),
+      toolCallIds: [],
+    };
+    this.requests.push(request);
+    return this.stream(reply, request, options.signal);
+  }
+
+  private async *stream(
+    reply: LLMReply,
+    request: FakeLLMRequest,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<LLMStreamPart> {
+    const clock = this.options.clock;
+    const startedAt = clock.now();
+    if (startedAt < this.outageUntil) {
+      await this.sleepOrAbort(50, signal);
+      throw this.fail({ kind: 'status', statusCode: 503, message: 'LLM unavailable' });
+    }
+    // The connection: aborted by the request's signal (ends quietly) or by an outage (fails).
+    const connection = new AbortController();
+    const drop = (): void => connection.abort('outage');
+    const onAbort = (): void => connection.abort('aborted');
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) connection.abort('aborted');
+    this.inFlight.add(drop);
+    const failAt = reply.error ? startedAt + (reply.error.afterMs ?? 0) : Number.POSITIVE_INFINITY;
+    /** Waits until `at` (or the scripted failure); false when the request was aborted. */
+    const until = async (at: number): Promise<boolean> => {
+      try {
+        await clock.sleep(Math.max(0, Math.min(at, failAt) - clock.now()), connection.signal);
+      } catch {
+        if (connection.signal.reason !== 'outage') return false;
+        throw this.fail({ kind: 'connection', message: 'LLM connection dropped' });
+      }
+      if (clock.now() >= failAt) throw this.fail(reply.error!);
+      return true;
+    };
+    try {
+      if (!(await until(startedAt + (reply.ttftMs ?? 300)))) return;
+      const words = (reply.text ?? '').match(/\S+\s*/gu) ?? [];
+      const tokenMs = reply.tokenMs ?? 40;
+      for (let i = 0; i < words.length; i++) {
+        if (i > 0 && !(await until(clock.now() + tokenMs))) return;
+        yield { type: 'text_delta', text: words[i]! };
+      }
+      for (const call of reply.toolCalls ?? []) {
+        const callId = `call_${++this.callSeq}`;
+        request.toolCallIds.push(callId);
+        this.options.onEvent?.({ type: 'tool_call', callId, name: call.name });
+        yield { type: 'tool_call', callId, name: call.name, arguments: JSON.stringify(call.args ?? {}) };
+      }
+      if (reply.hang) {
+        await until(Number.POSITIVE_INFINITY);
+        return;
+      }
+      if (failAt !== Number.POSITIVE_INFINITY && !(await until(failAt))) return;
+      const completion = words.length + (reply.toolCalls?.length ?? 0);
+      yield {
+        type: 'usage',
+        usage: { promptTokens: 100, completionTokens: completion, totalTokens: 100 + completion },
+      };
+      yield { type: 'finish', reason: reply.toolCalls?.length ? 'tool_calls' : 'stop' };
+    } finally {
+      this.inFlight.delete(drop);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private async sleepOrAbort(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    try {
+      await this.options.clock.sleep(ms, signal);
+    } catch {
+      // The caller fails the request either way.
+    }
+  }
+
+  private fail(error: FakeLLMError): Error {
+    const message = error.message ?? 'scripted LLM failure';
+    this.options.onEvent?.({ type: 'error', message });
+    switch (error.kind ?? 'connection') {
+      case 'timeout':
+        return new APITimeoutError(message);
+      case 'status':
+        return new APIStatusError(message, { statusCode: error.statusCode ?? 500 });
+      default:
+        return new APIConnectionError(message);
+    }
+  }
+
+  private pick(chatCtx: ChatContext): number {
+    const last = lastItem(chatCtx);
+    const instructions = chatCtx.items
+      .filter((i) => i.type === 'message' && (i.role === 'system' || i.role === 'developer'))
+      .map((i) => (i.type === 'message' ? messageText(i) : ''))
+      .join('\n')
+      .toLowerCase();
+    const replies = this.options.replies;
+    for (let i = 0; i < replies.length; i++) {
+      const reply = replies[i]!;
+      if (reply.times !== undefined && this.used[i]! >= reply.times) continue;
+      if (matches(reply.match ?? {}, last, instructions)) return i;
+    }
+    return -1;
+  }
+}
+
+function lastItem(chatCtx: ChatContext): ChatItem | undefined {
+  const items = chatCtx.items;
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i]!;
+    if (item.type === 'message' && (item.role === 'system' || item.role === 'developer')) continue;
+    if (item.type === 'agent_handoff') continue;
+    return item;
+  }
+  return undefined;
+}
+
+function matches(match: ReplyMatch, last: ChatItem | undefined, instructions: string): boolean {
+  if (match.instructions !== undefined && !instructions.includes(match.instructions.toLowerCase()))
+    return false;
+  if (match.user !== undefined) {
+    if (last?.type !== 'message' || last.role !== 'user') return false;
+    if (!messageText(last).toLowerCase().includes(match.user.toLowerCase())) return false;
+  }
+  if (match.afterTool !== undefined) {
+    if (last?.type !== 'function_call_output' || last.name !== match.afterTool) return false;
+  }
+  return true;
+}
+
+function describeLast(chatCtx: ChatContext): string {
+  const last = lastItem(chatCtx);
+  if (!last) return 'none';
+  if (last.type === 'message') return `${last.role}: ${messageText(last)}`;
+  if (last.type === 'function_call_output') return `output of ${last.name}`;
+  if (last.type === 'function_call') return `call of ${last.name}`;
+  return last.type;
+}

@@ -1,0 +1,222 @@
+import {
+  APIConnectionError,
+  APIStatusError,
+  type Clock,
+  type SynthesizedAudio,
+  type TTS,
+  type TTSCapabilities,
+  type TTSStream,
+} from '@voxwire/agents';
+import { agentFrame, SAMPLE_RATE } from '../audio.js';
+
+export interface FakeTTSOptions {
+  clock: Clock;
+  /** Audio per character of text. Default 60 ms (about 2.5 words a second). */
+  msPerChar?: number;
+  /** Frame length of the produced audio. Default 20 ms. */
+  frameMs?: number;
+  /** Time to first byte of a stream or synthesis. Default 200 ms. */
+  ttfbMs?: number;
+  /** Synthesis time per ms of audio after the first byte. Default 0.2 (5x faster than real time). */
+  realtimeFactor?: number;
+  /** Accept text incrementally (true, the default) or only whole texts (the session then adapts). */
+  streaming?: boolean;
+  sampleRate?: number;
+  /** Synthesis of text containing any of these fails (case-insensitive). */
+  failOn?: readonly string[];
+  onEvent?(event: { type: 'synthesis'; text: string } | { type: 'error'; message: string }): void;
+}
+
+/** Audio produced per synthesis step, so a long text does not arrive as one burst. */
+const BLOCK_MS = 200;
+
+/**
+ * A speech synthesizer whose audio lasts in proportion to its text. Audio is produced on demand (the
+ * consumer's pace bounds the buffer) after a time to first byte, faster than real time.
+ */
+export class FakeTTS implements TTS {
+  readonly label = 'fake.FakeTTS';
+  readonly sampleRate: number;
+  readonly numChannels = 1;
+  readonly capabilities: TTSCapabilities;
+  /** @internal */
+  readonly streams = new Set<FakeTTSStream>();
+  private outageUntil = -1;
+
+  constructor(readonly options: FakeTTSOptions) {
+    this.sampleRate = options.sampleRate ?? SAMPLE_RATE;
+    this.capabilities = { streaming: options.streaming ?? true };
+  }
+
+  /** Streams in flight fail now; new ones fail until `durationMs` has passed. */
+  outage(durationMs: number): void {
+    this.outageUntil = this.options.clock.now() + Math.max(1, durationMs);
+    for (const stream of [...this.streams]) stream.drop();
+  }
+
+  /** @internal */
+  get down(): boolean {
+    return this.options.clock.now() < this.outageUntil;
+  }
+
+  synthesize(text: string, options: { signal?: AbortSignal } = {}): AsyncIterable<SynthesizedAudio> {
+    const stream = new FakeTTSStream(this, options.signal);
+    stream.pushText(text);
+    stream.endInput();
+    return stream;
+  }
+
+  stream(options: { signal?: AbortSignal } = {}): TTSStream {
+    return new FakeTTSStream(this, options.signal);
+  }
+
+  /** @internal */
+  error(message: string, status?: number): Error {
+    this.options.onEvent?.({ type: 'error', message });
+    return status === undefined
+      ? new APIConnectionError(message)
+      : new APIStatusError(message, { statusCode: status });
+  }
+}
+
+class FakeTTSStream implements TTSStream {
+  private pending = '';
+  private inputEnded = false;
+  private closed = false;
+  private dropped = false;
+  /** Wakes the producer waiting for text. */
+  private wake: (() => void) | undefined;
+  /** Cuts a synthesis delay short: only close, abort and outages do. */
+  private cut: (() => void) | undefined;
+  private readonly output: AsyncGenerator<SynthesizedAudio>;
+  private segment = 1;
+
+  constructor(
+    private readonly owner: FakeTTS,
+    private readonly signal: AbortSignal | undefined,
+  ) {
+    this.output = this.run();
+    signal?.addEventListener('abort', () => this.stopNow(), { once: true });
+  }
+
+  pushText(text: string): void {
+    if (this.inputEnded || this.closed) return;
+    this.pending += text;
+    this.notify();
+  }
+
+  flush(): void {
+    this.notify();
+  }
+
+  endInput(): void {
+    this.inputEnded = true;
+    this.notify();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.stopNow();
+    await this.output.return(undefined);
+  }
+
+  drop(): void {
+    this.dropped = true;
+    this.stopNow();
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<SynthesizedAudio> {
+    return this.output;
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+
+  private stopNow(): void {
+    this.notify();
+    const cut = this.cut;
+    this.cut = undefined;
+    cut?.();
+  }
+
+  private stopped(): boolean {
+    return this.closed || this.signal?.aborted === true;
+  }
+
+  /** Sleeps on the clock; false when the stream was closed or aborted meanwhile. */
+  private async pause(ms: number): Promise<boolean> {
+    const clock = this.owner.options.clock;
+    const controller = new AbortController();
+    const cut = (): void => controller.abort();
+    this.cut = cut;
+    try {
+      await clock.sleep(ms, controller.signal);
+    } catch {
+      // Cut short: by close, abort, or an outage.
+    }
+    if (this.cut === cut) this.cut = undefined;
+    if (this.dropped) throw this.owner.error('TTS connection lost');
+    return !this.stopped();
+  }
+
+  private async *run(): AsyncGenerator<SynthesizedAudio> {
+    const owner = this.owner;
+    const opts = owner.options;
+    owner.streams.add(this);
+    try {
+      if (owner.down) {
+        await this.pause(50);
+        throw owner.error('TTS unavailable', 503);
+      }
+      const msPerChar = opts.msPerChar ?? 60;
+      const frameMs = opts.frameMs ?? 20;
+      const rtf = opts.realtimeFactor ?? 0.2;
+      let first = true;
+      let backlogMs = 0;
+      for (;;) {
+        if (this.stopped()) return;
+        if (this.dropped) throw owner.error('TTS connection lost');
+        if (this.pending === '' && backlogMs <= 0) {
+          if (this.inputEnded) return;
+          await new Promise<void>((resolve) => {
+            this.wake = resolve;
+          });
+          continue;
+        }
+        if (this.pending !== '') {
+          const text = this.pending;
+          this.pending = '';
+          opts.onEvent?.({ type: 'synthesis', text });
+          const lower = text.toLowerCase();
+          if (opts.failOn?.some((s) => lower.includes(s.toLowerCase()))) {
+            if (!(await this.pause(opts.ttfbMs ?? 200))) return;
+            throw owner.error(`TTS failed to synthesize "${text.trim()}"`, 500);
+          }
+          backlogMs += text.trim() === '' ? 0 : Math.max(frameMs, text.length * msPerChar);
+          if (backlogMs <= 0) continue;
+        }
+        const blockMs = Math.min(BLOCK_MS, backlogMs);
+        const waitMs = first ? (opts.ttfbMs ?? 200) : blockMs * rtf;
+        first = false;
+        if (!(await this.pause(waitMs))) return;
+        backlogMs -= blockMs;
+        const frames = Math.max(1, Math.round(blockMs / frameMs));
+        for (let i = 0; i < frames; i++) {
+          const last = backlogMs <= 0 && i === frames - 1 && this.pending === '' && this.inputEnded;
+          yield {
+            frame: agentFrame(frameMs, owner.sampleRate),
+            segmentId: `seg_${this.segment}`,
+            final: last,
+          };
+          if (this.stopped()) return;
+          if (this.dropped) throw owner.error('TTS connection lost');
+        }
+      }
+    } finally {
+      owner.streams.delete(this);
+    }
+  }
+}

@@ -1,0 +1,297 @@
+import type { ChatItem, TurnHandlingOptions } from '@voxwire/agents';
+import type { EntryOf, LogEntry, LogEntryType, SimConfig } from '../log.js';
+
+export interface Violation {
+  /** Stable invariant id: L1..L10, S1..S12 (see INVARIANTS). */
+  id: string;
+  message: string;
+  /** Virtual time of the offending moment. */
+  atMs: number;
+  /** Indexes of the log entries involved. */
+  entries: number[];
+}
+
+const DEFAULT_TURN_HANDLING: TurnHandlingOptions = {
+  turnDetection: 'vad',
+  minEndpointingDelay: 500,
+  maxEndpointingDelay: 6000,
+  minInterruptionDuration: 500,
+  minInterruptionWords: 0,
+  falseInterruptionTimeout: 2000,
+  resumeFalseInterruption: true,
+  discardAudioIfUninterruptible: true,
+};
+
+/** Used for logs that carry no `sim_config` (recorded from a real session). */
+export const DEFAULT_CONFIG: SimConfig = {
+  frameMs: 20,
+  vad: { minSpeechMs: 100, minSilenceMs: 500, windowMs: 20 },
+  turnHandling: DEFAULT_TURN_HANDLING,
+  interruptedPlayoutTimeoutMs: 1000,
+  playoutWatchdogSlackMs: 2000,
+  closeTimeoutMs: 5000,
+  userAwayTimeoutMs: 15000,
+  output: { bufferMs: 200, canPause: true, finishLagMs: 0, neverFinish: false },
+  tts: { msPerChar: 60 },
+};
+
+/** A value that changes at log entries; looked up by entry index so same-millisecond order is kept. */
+export class StateTimeline<T> {
+  private readonly points: Array<{ index: number; atMs: number; value: T }> = [];
+
+  constructor(private readonly initial: T) {}
+
+  set(index: number, atMs: number, value: T): void {
+    this.points.push({ index, atMs, value });
+  }
+
+  /** The value just before entry `index`. */
+  beforeIndex(index: number): T {
+    let value = this.initial;
+    for (const p of this.points) {
+      if (p.index >= index) break;
+      value = p.value;
+    }
+    return value;
+  }
+
+  /** The value once every entry up to time `t` (included, or excluded with `strict`) has happened. */
+  at(t: number, strict = false): T {
+    let value = this.initial;
+    for (const p of this.points) {
+      if (strict ? p.atMs >= t : p.atMs > t) break;
+      value = p.value;
+    }
+    return value;
+  }
+
+  /** Whether the value was `value` at any moment of millisecond `t`. */
+  wasDuring(t: number, value: T): boolean {
+    if (this.at(t, true) === value) return true;
+    return this.points.some((p) => p.atMs === t && p.value === value);
+  }
+
+  /** Maximal intervals holding `value`, as [start, end) in ms; `end` is Infinity when still holding. */
+  intervals(value: T): Array<{ start: number; end: number; startIndex: number }> {
+    const out: Array<{ start: number; end: number; startIndex: number }> = [];
+    let current: { start: number; end: number; startIndex: number } | undefined =
+      this.initial === value ? { start: 0, end: Number.POSITIVE_INFINITY, startIndex: -1 } : undefined;
+    for (const p of this.points) {
+      if (p.value === value && !current)
+        current = { start: p.atMs, end: Number.POSITIVE_INFINITY, startIndex: p.index };
+      else if (p.value !== value && current) {
+        current.end = p.atMs;
+        out.push(current);
+        current = undefined;
+      }
+    }
+    if (current) out.push(current);
+    return out;
+  }
+
+  get changes(): ReadonlyArray<{ index: number; atMs: number; value: T }> {
+    return this.points;
+  }
+}
+
+export interface SpeechInfo {
+  id: string;
+  createdIndex: number;
+  createdAt: number;
+  source: string;
+  allowInterruptions: boolean;
+  turnId: string | undefined;
+  /** Output frames attributed to it (by the speech holding the output). */
+  frames: number[];
+  interrupts: number[];
+  done: number[];
+  disallowedAt: number | undefined;
+}
+
+export interface VoicedSpan {
+  start: number;
+  end: number;
+  segments: number[];
+}
+
+/** The log, indexed for the checks. */
+export class LogModel {
+  readonly config: SimConfig;
+  readonly userState = new StateTimeline<string>('listening');
+  readonly agentState = new StateTimeline<string>('initializing');
+  /** The speech holding the output (from the scheduler's trace). */
+  readonly holder = new StateTimeline<string | undefined>(undefined);
+  readonly speeches = new Map<string, SpeechInfo>();
+  /** Ground truth of the user's voice: merged scripted segments. */
+  readonly spans: VoicedSpan[] = [];
+  readonly byType = new Map<LogEntryType, number[]>();
+  /** Items added to the conversation, in order. */
+  readonly items: Array<{ index: number; item: ChatItem }> = [];
+  readonly ended: boolean;
+  readonly endMs: number;
+  readonly closeRequestedAt: number | undefined;
+  /** `reply_started` comes just before its `speech_created`. */
+  private readonly pendingTurnIds = new Map<string, string | undefined>();
+
+  constructor(readonly log: readonly LogEntry[]) {
+    const configEntry = log.find((e) => e.type === 'sim_config') as EntryOf<'sim_config'> | undefined;
+    this.config = configEntry?.config ?? DEFAULT_CONFIG;
+    const segments = new Map<number, { start: number; end: number }>();
+    log.forEach((entry, index) => {
+      let list = this.byType.get(entry.type);
+      if (!list) {
+        list = [];
+        this.byType.set(entry.type, list);
+      }
+      list.push(index);
+      switch (entry.type) {
+        case 'user_state_changed':
+          this.userState.set(index, entry.atMs, entry.newState);
+          break;
+        case 'agent_state_changed':
+          this.agentState.set(index, entry.atMs, entry.newState);
+          break;
+        case 'speech_authorized':
+          this.holder.set(index, entry.atMs, entry.speechId);
+          break;
+        case 'speech_released':
+          if (this.holder.beforeIndex(index) === entry.speechId)
+            this.holder.set(index, entry.atMs, undefined);
+          break;
+        case 'speech_created':
+          this.speeches.set(entry.speechId, {
+            id: entry.speechId,
+            createdIndex: index,
+            createdAt: entry.atMs,
+            source: entry.source,
+            allowInterruptions: entry.allowInterruptions,
+            turnId: this.pendingTurnIds.get(entry.speechId),
+            frames: [],
+            interrupts: [],
+            done: [],
+            disallowedAt: undefined,
+          });
+          break;
+        case 'reply_started': {
+          const s = this.speeches.get(entry.speechId);
+          if (s) s.turnId = entry.turnId;
+          else this.pendingTurnIds.set(entry.speechId, entry.turnId);
+          break;
+        }
+        case 'output_frame':
+          if (entry.speechId) this.speech(entry.speechId)?.frames.push(index);
+          break;
+        case 'speech_interrupted':
+          this.speech(entry.speechId)?.interrupts.push(index);
+          break;
+        case 'speech_done':
+          this.speech(entry.speechId)?.done.push(index);
+          break;
+        case 'tool_step':
+          if (entry.step === 'disallow_interruptions') {
+            const s = this.speech(entry.speechId);
+            if (s && s.disallowedAt === undefined) s.disallowedAt = index;
+          }
+          break;
+        case 'conversation_item_added':
+          this.items.push({ index, item: entry.item });
+          break;
+        case 'user_speech_start':
+          segments.set(entry.segment, { start: entry.atMs, end: entry.endMs });
+          break;
+        case 'user_speech_end': {
+          const seg = segments.get(entry.segment);
+          if (seg) seg.end = entry.atMs;
+          break;
+        }
+      }
+    });
+    const ordered = [...segments.entries()].sort((a, b) => a[1].start - b[1].start);
+    for (const [code, seg] of ordered) {
+      const last = this.spans[this.spans.length - 1];
+      if (last && seg.start <= last.end) {
+        last.end = Math.max(last.end, seg.end);
+        last.segments.push(code);
+      } else {
+        this.spans.push({ start: seg.start, end: seg.end, segments: [code] });
+      }
+    }
+    const endEntry = log.find((e) => e.type === 'sim_end');
+    this.ended = endEntry !== undefined;
+    this.endMs = endEntry?.atMs ?? log[log.length - 1]?.atMs ?? 0;
+    this.closeRequestedAt = this.first('close_requested')?.atMs;
+  }
+
+  speech(id: string): SpeechInfo | undefined {
+    return this.speeches.get(id);
+  }
+
+  indexes(type: LogEntryType): number[] {
+    return this.byType.get(type) ?? [];
+  }
+
+  entries<T extends LogEntryType>(type: T): Array<{ index: number; entry: EntryOf<T> }> {
+    return this.indexes(type).map((index) => ({ index, entry: this.log[index] as EntryOf<T> }));
+  }
+
+  first<T extends LogEntryType>(type: T): EntryOf<T> | undefined {
+    const index = this.indexes(type)[0];
+    return index === undefined ? undefined : (this.log[index] as EntryOf<T>);
+  }
+
+  at(index: number): LogEntry {
+    return this.log[index]!;
+  }
+
+  /** Time of the first close request, or Infinity. */
+  get closeAt(): number {
+    return this.closeRequestedAt ?? Number.POSITIVE_INFINITY;
+  }
+
+  /** Whether the speech is interruptible by user activity just before entry `index`. */
+  interruptibleBefore(speechId: string, index: number): boolean {
+    const s = this.speech(speechId);
+    if (!s?.allowInterruptions) return false;
+    if (s.disallowedAt !== undefined && s.disallowedAt < index) return false;
+    let holds = 0;
+    for (const { index: i, entry } of this.entries('interruption_hold')) {
+      if (i >= index) break;
+      if (entry.speechId === speechId) holds = entry.holds;
+    }
+    const started = new Set(
+      this.entries('task_started')
+        .filter(({ index: i, entry }) => i < index && entry.parentSpeechId === speechId)
+        .map(({ entry }) => entry.taskId),
+    );
+    let tasks = started.size;
+    for (const { index: i, entry } of this.entries('task_finished')) {
+      if (i < index && started.has(entry.taskId)) tasks--;
+    }
+    return holds === 0 && tasks === 0;
+  }
+
+  /** The voiced span containing `t`, or the last one that ended before it. */
+  spanAtOrBefore(t: number): VoicedSpan | undefined {
+    let found: VoicedSpan | undefined;
+    for (const span of this.spans) {
+      if (span.start > t) break;
+      found = span;
+    }
+    return found;
+  }
+
+  /** Reply speeches per committed turn. */
+  turnOf(speechId: string): string | undefined {
+    return this.speech(speechId)?.turnId ?? this.pendingTurnIds.get(speechId);
+  }
+}
+
+export function describe(entry: LogEntry): string {
+  const { atMs, src, type, ...rest } = entry as LogEntry & Record<string, unknown>;
+  void src;
+  const fields = Object.entries(rest)
+    .filter(([k]) => k !== 'config')
+    .map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
+    .join(' ');
+  return `${type}@${atMs}${fields ? ` ${fields}` : ''}`;
+}

@@ -1,0 +1,485 @@
+import type { LogModel } from './model.js';
+
+type Report = (message: string, atMs: number, entries: number[]) => void;
+
+const SLACK_MS = 20;
+
+function countWords(text: string): number {
+  const trimmed = text.trim();
+  return trimmed === '' ? 0 : trimmed.split(/\s+/u).length;
+}
+
+function eps(m: LogModel): number {
+  return m.config.frameMs + m.config.vad.windowMs + SLACK_MS;
+}
+
+const USER_REASONS = new Set(['user_speech', 'user_words', 'user_turn']);
+
+/** S1: agentState is `speaking` exactly while the current speech's frames reach the output. */
+export function checkS1(m: LogModel, report: Report): void {
+  for (const { index, entry } of m.entries('output_frame')) {
+    if (!m.agentState.wasDuring(entry.atMs, 'speaking')) {
+      report(
+        `a frame of ${entry.speechId ?? 'no speech'} reached the output while agentState was "${m.agentState.at(entry.atMs)}"`,
+        entry.atMs,
+        [index],
+      );
+      break;
+    }
+  }
+  const out = m.config.output;
+  let lastSegmentEnd: { atMs: number; queuedMs: number; how: string } | undefined;
+  for (const [index, entry] of m.log.entries()) {
+    if (entry.type === 'output_segment_end')
+      lastSegmentEnd = { atMs: entry.atMs, queuedMs: entry.queuedMs, how: entry.how };
+    if (entry.type !== 'output_audio_end') continue;
+    let deadline: number;
+    if (!out.neverFinish) deadline = entry.atMs + out.finishLagMs + eps(m);
+    else if (entry.interrupted) deadline = entry.atMs + m.config.interruptedPlayoutTimeoutMs + eps(m);
+    else
+      deadline =
+        (lastSegmentEnd?.atMs ?? entry.atMs) +
+        (lastSegmentEnd?.queuedMs ?? 0) +
+        m.config.playoutWatchdogSlackMs +
+        eps(m);
+    if (deadline >= m.closeAt || deadline > m.endMs) continue;
+    const nextFrame = m.entries('output_frame').find(({ index: i }) => i > index);
+    if (nextFrame && nextFrame.entry.atMs <= deadline) continue;
+    if (m.agentState.at(deadline) === 'speaking') {
+      report(
+        `agentState is still "speaking" at ${deadline} ms although the audio of ${entry.speechId ?? 'the last speech'} stopped at ${entry.atMs} ms`,
+        deadline,
+        [index],
+      );
+    }
+  }
+  for (const { index, entry } of m.entries('speech_released')) {
+    if (entry.atMs >= m.closeAt) continue;
+    if (m.holder.at(entry.atMs) === undefined && m.agentState.at(entry.atMs) === 'speaking') {
+      report(
+        `agentState is "speaking" while no speech holds the output (after ${entry.speechId} released it)`,
+        entry.atMs,
+        [index],
+      );
+    }
+  }
+}
+
+/** S2: after an interrupt, nothing more of the speech is heard or recorded, and its message is marked. */
+export function checkS2(m: LogModel, report: Report): void {
+  const msPerChar = m.config.tts.msPerChar;
+  for (const s of m.speeches.values()) {
+    const interrupt = s.interrupts[0];
+    if (interrupt === undefined) continue;
+    const at = m.at(interrupt).atMs;
+    const late = s.frames.find((i) => i > interrupt && m.at(i).atMs > at);
+    if (late !== undefined) {
+      report(
+        `${s.id}: a frame reached the output at ${m.at(late).atMs} ms after the interrupt at ${at} ms`,
+        m.at(late).atMs,
+        [interrupt, late],
+      );
+    }
+    // Audio already queued in the sink must stop promptly.
+    if (m.holder.beforeIndex(interrupt) === s.id) {
+      const stop = m.entries('output_audio_end').find(({ index }) => index > interrupt);
+      const lastFrame = s.frames.filter((i) => i < interrupt).pop();
+      const lastEnd = m
+        .entries('output_audio_end')
+        .filter(({ index }) => index < interrupt)
+        .pop();
+      const playing = lastFrame !== undefined && (lastEnd === undefined || lastEnd.index < lastFrame);
+      if (playing && (!stop || stop.entry.atMs > at + eps(m) + 50) && at + eps(m) + 50 < m.endMs) {
+        report(`${s.id}: its audio kept playing after the interrupt at ${at} ms`, at + eps(m) + 50, [
+          interrupt,
+        ]);
+      }
+    }
+    let heardMs = 0;
+    for (const { index, item } of m.items) {
+      if (item.type !== 'message' || item.role !== 'assistant' || index < interrupt) continue;
+      if (m.holder.beforeIndex(index) !== s.id) continue;
+      const end = m
+        .entries('output_audio_end')
+        .filter(({ index: i, entry }) => i < index && entry.speechId === s.id)
+        .pop();
+      heardMs = end?.entry.positionMs ?? 0;
+      const text = item.content.filter((c): c is string => typeof c === 'string').join('');
+      if (!item.interrupted) {
+        report(
+          `${s.id}: the assistant message added after its interrupt is not marked interrupted: "${text}"`,
+          m.at(index).atMs,
+          [interrupt, index],
+        );
+      } else if (text.length > (heardMs / msPerChar) * 1.25 + 20) {
+        report(
+          `${s.id}: its interrupted message holds ${text.length} characters but only about ${Math.round(heardMs / msPerChar)} were heard: "${text}"`,
+          m.at(index).atMs,
+          [interrupt, index],
+        );
+      }
+    }
+  }
+}
+
+/** S3: an uninterruptible speech is cut only by a forced interrupt; interrupting a done handle is a no-op. */
+export function checkS3(m: LogModel, report: Report): void {
+  for (const s of m.speeches.values()) {
+    const index = s.interrupts[0];
+    if (index === undefined) continue;
+    const entry = m.at(index) as { reason: string; atMs: number };
+    if (entry.reason === 'forced' || entry.reason === 'close') continue;
+    if (!m.interruptibleBefore(s.id, index)) {
+      const why = !s.allowInterruptions
+        ? 'it was created with allowInterruptions: false'
+        : s.disallowedAt !== undefined && s.disallowedAt < index
+          ? 'a tool called disallowInterruptions()'
+          : 'an interruption hold (an awaited AgentTask) was outstanding';
+      report(`${s.id} was interrupted (${entry.reason}) although ${why}`, entry.atMs, [index]);
+    }
+  }
+  for (const { index, entry } of m.entries('handle_interrupt_call')) {
+    if (entry.threw !== undefined)
+      report(`${entry.speechId}.interrupt() threw: ${entry.threw}`, entry.atMs, [index]);
+    if (!entry.wasDone) continue;
+    const after = m.speech(entry.speechId)?.interrupts.find((i) => i > index);
+    if (after !== undefined)
+      report(`interrupting the finished ${entry.speechId} interrupted it`, entry.atMs, [index, after]);
+  }
+}
+
+/** S4: while a tool awaits an AgentTask, user audio cancels neither the tool nor its speech. */
+export function checkS4(m: LogModel, report: Report): void {
+  const finished = new Map(m.entries('task_finished').map(({ index, entry }) => [entry.taskId, index]));
+  for (const { index, entry } of m.entries('task_started')) {
+    const parent = entry.parentSpeechId;
+    if (!parent) continue;
+    const end = finished.get(entry.taskId) ?? m.log.length;
+    for (const i of m.speech(parent)?.interrupts ?? []) {
+      const e = m.at(i) as { reason: string; atMs: number };
+      if (i > index && i < end && USER_REASONS.has(e.reason)) {
+        report(
+          `${parent} was interrupted by the user (${e.reason}) while its tool awaited ${entry.taskId}`,
+          e.atMs,
+          [index, i],
+        );
+      }
+    }
+  }
+  const cancelled = m.entries('tool_finished').filter(({ entry }) => entry.outcome === 'cancelled');
+  for (const { index, entry } of m.entries('task_await_start')) {
+    const end = m
+      .entries('task_await_end')
+      .find(({ entry: e }) => e.callId === entry.callId && e.taskId === entry.taskId);
+    const c = cancelled.find(
+      ({ index: i, entry: e }) => e.callId === entry.callId && i > index && (!end || i < end.index),
+    );
+    if (!c) continue;
+    const reason = (m.speech(entry.speechId)?.interrupts ?? []).map(
+      (i) => (m.at(i) as { reason: string }).reason,
+    )[0];
+    if (reason === undefined || USER_REASONS.has(reason)) {
+      report(`tool call ${entry.callId} was cancelled while awaiting ${entry.taskId}`, c.entry.atMs, [
+        index,
+        c.index,
+      ]);
+    }
+  }
+  const holds = new Map<string, number>();
+  const active = new Map<string, Set<string>>();
+  m.log.forEach((entry, index) => {
+    if (entry.type === 'task_started' && entry.parentSpeechId) {
+      const set = active.get(entry.parentSpeechId) ?? new Set<string>();
+      set.add(entry.taskId);
+      active.set(entry.parentSpeechId, set);
+    } else if (entry.type === 'task_finished') {
+      for (const set of active.values()) set.delete(entry.taskId);
+    } else if (entry.type === 'interruption_hold') {
+      holds.set(entry.speechId, entry.holds);
+      const running = active.get(entry.speechId)?.size ?? 0;
+      if (entry.holds < 0)
+        report(`${entry.speechId} has a negative hold count (${entry.holds})`, entry.atMs, [index]);
+      else if (entry.holds === 0 && running > 0) {
+        report(
+          `${entry.speechId} released its interruption hold while ${running} awaited task(s) still ran`,
+          entry.atMs,
+          [index],
+        );
+      }
+    }
+  });
+}
+
+/** S5: tool calls and outputs are recorded once; one `function_tools_executed` per batch; no call reissued. */
+export function checkS5(m: LogModel, report: Report): void {
+  const seen = new Map<string, number>();
+  for (const { index, item } of m.items) {
+    if (item.type !== 'function_call' && item.type !== 'function_call_output') continue;
+    const key = `${item.type}:${item.callId}`;
+    const first = seen.get(key);
+    if (first !== undefined)
+      report(`${item.type} ${item.callId} was added to the history twice`, m.at(index).atMs, [first, index]);
+    else seen.set(key, index);
+  }
+  const inEvent = new Map<string, number>();
+  for (const { index, entry } of m.entries('function_tools_executed')) {
+    for (const callId of entry.callIds) {
+      const first = inEvent.get(callId);
+      if (first !== undefined)
+        report(`${callId} was reported by two function_tools_executed events`, entry.atMs, [first, index]);
+      else inEvent.set(callId, index);
+    }
+  }
+  const started = new Map<string, number>();
+  for (const { index, entry } of m.entries('tool_started')) {
+    const first = started.get(entry.callId);
+    if (first !== undefined)
+      report(`tool call ${entry.callId} was started twice`, entry.atMs, [first, index]);
+    else started.set(entry.callId, index);
+  }
+  if (!m.ended || m.entries('sim_close_timeout').length > 0) return;
+  // Calls of one LLM step form a batch: it ends with exactly one event naming them.
+  const batches = new Map<string, number[]>();
+  for (const { index, entry } of m.entries('llm_tool_call')) {
+    if (!entry.speechId) continue;
+    const step = m
+      .entries('speech_authorized')
+      .filter(({ index: i, entry: e }) => i < index && e.speechId === entry.speechId)
+      .pop();
+    const key = `${entry.speechId}#${step?.entry.step ?? 0}`;
+    batches.set(key, [...(batches.get(key) ?? []), index]);
+  }
+  for (const [key, calls] of batches) {
+    const ids = calls.map((i) => (m.at(i) as { callId: string }).callId);
+    const reported = ids.filter((id) => inEvent.has(id));
+    const events = new Set(reported.map((id) => inEvent.get(id)));
+    const recorded = ids.some((id) => seen.has(`function_call:${id}`));
+    if (recorded && events.size !== 1) {
+      report(
+        `the tool batch ${key} (${ids.join(', ')}) was reported by ${events.size} function_tools_executed events`,
+        m.at(calls[0]!).atMs,
+        calls,
+      );
+    }
+  }
+}
+
+/** S6: at most one reply is audible per user turn. */
+export function checkS6(m: LogModel, report: Report): void {
+  const byTurn = new Map<string, string[]>();
+  for (const s of m.speeches.values()) {
+    const turn = m.turnOf(s.id);
+    if (turn && s.frames.length > 0) byTurn.set(turn, [...(byTurn.get(turn) ?? []), s.id]);
+  }
+  for (const [turn, ids] of byTurn) {
+    if (ids.length > 1) {
+      const second = m.speech(ids[1]!)!;
+      report(
+        `${ids.length} replies to ${turn} were audible: ${ids.join(', ')}`,
+        m.at(second.frames[0]!).atMs,
+        ids.map((id) => m.speech(id)!.createdIndex),
+      );
+    }
+  }
+}
+
+/** S7: an interruptible speech sends no frame while the user is speaking. */
+export function checkS7(m: LogModel, report: Report): void {
+  const flagged = new Set<string>();
+  for (const { index, entry } of m.entries('output_frame')) {
+    const id = entry.speechId;
+    if (!id || flagged.has(id)) continue;
+    if (m.userState.at(entry.atMs, true) !== 'speaking' || m.userState.at(entry.atMs) !== 'speaking')
+      continue;
+    if (!m.interruptibleBefore(id, index)) continue;
+    const since = m.userState.changes.filter((c) => c.index < index && c.value === 'speaking').pop();
+    flagged.add(id);
+    report(
+      `${id} (interruptible) sent a frame at ${entry.atMs} ms while the user was speaking (since ${since?.atMs ?? '?'} ms)`,
+      entry.atMs,
+      [...(since ? [since.index] : []), index],
+    );
+  }
+}
+
+/** S8: the user is never `away` while a tool runs or the agent speaks. */
+export function checkS8(m: LogModel, report: Report): void {
+  const away = m.userState.intervals('away');
+  if (away.length === 0) return;
+  const busy: Array<{ start: number; end: number; what: string; index: number }> = [];
+  const finished = new Map(m.entries('tool_finished').map(({ entry }) => [entry.callId, entry.atMs]));
+  for (const { index, entry } of m.entries('tool_started')) {
+    busy.push({
+      start: entry.atMs,
+      end: finished.get(entry.callId) ?? m.endMs,
+      what: `tool ${entry.name} (${entry.callId})`,
+      index,
+    });
+  }
+  for (const i of m.agentState.intervals('speaking'))
+    busy.push({ start: i.start, end: i.end, what: 'the agent speaking', index: i.startIndex });
+  for (const a of away) {
+    for (const b of busy) {
+      if (Math.max(a.start, b.start) < Math.min(a.end, b.end)) {
+        report(
+          `userState was "away" from ${a.start} ms during ${b.what} (${b.start}..${b.end} ms)`,
+          Math.max(a.start, b.start),
+          [a.startIndex, b.index].filter((i) => i >= 0),
+        );
+        return;
+      }
+    }
+  }
+}
+
+/** S9: user activity interrupts only past the minimum duration or word count. */
+export function checkS9(m: LogModel, report: Report): void {
+  const th = m.config.turnHandling;
+  const minWords = Math.max(1, th.minInterruptionWords);
+  const slack = eps(m);
+  for (const { index, entry } of m.entries('speech_interrupted')) {
+    if (!USER_REASONS.has(entry.reason)) continue;
+    const span = m.spanAtOrBefore(entry.atMs);
+    const spokenMs = span ? Math.min(entry.atMs, span.end) - span.start : 0;
+    const lastCommit = m
+      .entries('user_turn_committed')
+      .filter(({ index: i }) => i < index)
+      .pop();
+    const since = Math.min(lastCommit?.index ?? -1, index);
+    let words = 0;
+    for (const { index: i, entry: t } of m.entries('user_input_transcribed')) {
+      if (i > since && i < index) words = Math.max(words, countWords(t.transcript));
+    }
+    let ok: boolean;
+    if (entry.reason === 'user_speech')
+      ok =
+        spokenMs >= th.minInterruptionDuration - slack &&
+        (entry.userSpeechMs ?? th.minInterruptionDuration) >= th.minInterruptionDuration;
+    else if (entry.reason === 'user_words') ok = Math.max(words, 0) >= minWords;
+    else {
+      const turnWords = lastCommit ? countWords(lastCommit.entry.transcript) : 0;
+      ok =
+        Math.max(turnWords, words) >= minWords ||
+        (turnWords > 0 && spokenMs >= th.minInterruptionDuration - slack);
+    }
+    if (!ok) {
+      report(
+        `${entry.speechId} was interrupted (${entry.reason}) after ${spokenMs} ms of speech and ${words} word(s) (needs ${th.minInterruptionDuration} ms or ${minWords} word(s))`,
+        entry.atMs,
+        [index],
+      );
+    }
+  }
+}
+
+/** S10: one `agent_false_interruption` per pause, and paused audio never resumes without one. */
+export function checkS10(m: LogModel, report: Report): void {
+  const paused = new Map<string, { index: number; announced: number }>();
+  m.log.forEach((entry, index) => {
+    switch (entry.type) {
+      case 'speech_paused':
+        paused.set(entry.speechId, { index, announced: 0 });
+        break;
+      case 'agent_false_interruption': {
+        const p = paused.get(entry.speechId);
+        if (!p)
+          report(`agent_false_interruption for ${entry.speechId}, which was not paused`, entry.atMs, [index]);
+        else if (++p.announced > 1)
+          report(
+            `${p.announced} agent_false_interruption events for one pause of ${entry.speechId}`,
+            entry.atMs,
+            [p.index, index],
+          );
+        break;
+      }
+      case 'speech_resumed': {
+        const p = paused.get(entry.speechId);
+        if (p && p.announced === 0)
+          report(`${entry.speechId} resumed without agent_false_interruption`, entry.atMs, [p.index, index]);
+        paused.delete(entry.speechId);
+        break;
+      }
+      case 'speech_interrupted':
+      case 'speech_done':
+        paused.delete(entry.speechId);
+        break;
+      case 'output_resumed':
+      case 'output_frame': {
+        const id = entry.speechId;
+        const p = id ? paused.get(id) : undefined;
+        if (p && p.announced === 0) {
+          report(
+            `${id}: ${entry.type === 'output_frame' ? 'a frame was sent' : 'the output resumed'} while paused, without agent_false_interruption`,
+            entry.atMs,
+            [p.index, index],
+          );
+          paused.delete(id!);
+        }
+        break;
+      }
+    }
+  });
+}
+
+/** S11: a failure surfaces on its speech and as an `error` event, and never breaks the session. */
+export function checkS11(m: LogModel, report: Report): void {
+  for (const { index, entry } of m.entries('sim_timer_error')) {
+    report(`an exception escaped into the clock: ${entry.message}`, entry.atMs, [index]);
+  }
+  for (const { index, entry } of m.entries('error')) {
+    if (entry.source === 'session')
+      report(
+        `internal failure reported as a session error: ${entry.error.name}: ${entry.error.message}`,
+        entry.atMs,
+        [index],
+      );
+  }
+  const causes = [...m.entries('llm_error'), ...m.entries('tts_error'), ...m.entries('fault')].map(
+    ({ entry }) => entry.atMs,
+  );
+  const errors = m.entries('error');
+  for (const s of m.speeches.values()) {
+    const done = s.done[0];
+    if (done === undefined) continue;
+    const d = m.at(done) as { outcome: string; atMs: number; error?: string };
+    if (d.outcome !== 'failed') continue;
+    if (!causes.some((t) => t >= s.createdAt && t <= d.atMs)) {
+      report(`${s.id} failed with no provider failure to explain it: ${d.error ?? 'unknown error'}`, d.atMs, [
+        s.createdIndex,
+        done,
+      ]);
+    }
+    if (!errors.some(({ index }) => index > s.createdIndex && index <= done + 2)) {
+      report(`${s.id} failed but no error event reported it`, d.atMs, [done]);
+    }
+  }
+  const closeEvent = m.entries('close')[0];
+  const requested = m.first('close_requested');
+  const asked = m.entries('action').some(({ entry }) => entry.action === 'close');
+  if (closeEvent && requested && !asked && m.entries('sim_end').length > 0) {
+    const reason = closeEvent.entry.reason;
+    if (reason !== 'end of scenario')
+      report(`the session closed by itself: ${reason}`, closeEvent.entry.atMs, [closeEvent.index]);
+  }
+}
+
+/** S12: a slow consumer causes back-pressure or counted drops, never unbounded buffering. */
+export function checkS12(m: LogModel, report: Report): void {
+  const overruns = m.entries('output_overrun');
+  if (overruns.length > 0) {
+    const first = overruns[0]!;
+    report(
+      `frames were pushed to the output without waiting for its back-pressure (${overruns.length} times; ${first.entry.aheadMs} ms queued)`,
+      first.entry.atMs,
+      [first.index],
+    );
+  }
+  const end = m.first('sim_end');
+  if (end && (end.vadFrames > end.inputFrames || end.sttFrames > end.inputFrames)) {
+    report(
+      `providers received more frames than the microphone produced (VAD ${end.vadFrames}, STT ${end.sttFrames}, input ${end.inputFrames})`,
+      end.atMs,
+      [],
+    );
+  }
+}
