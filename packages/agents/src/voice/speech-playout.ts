@@ -94,6 +94,15 @@ export async function playSpeechStep(
   }
   if (source.audio) void collectText(source.text, sync);
 
+  // Captions follow what is heard, not what was sent: they advance with playback time (frozen while
+  // paused) and never run ahead of the audio sent.
+  let heardMs = 0;
+  const captionTick = 100;
+  const captions = deps.clock.setRepeatingTimer(captionTick, () => {
+    if (sentFrames === 0 || deps.gate.paused) return;
+    heardMs = Math.min(sentMs, heardMs + captionTick);
+    sync.revealUntil(heardMs);
+  });
   try {
     for await (const produced of frames) {
       if (signal.aborted) break;
@@ -109,62 +118,68 @@ export async function playSpeechStep(
       sentMs += frame.durationMs;
       if (source.audio) sync.pushAudio(frame.durationMs);
       deps.onFrame(handle, frame);
-      sync.revealUntil(sentMs);
     }
   } catch (error) {
     if (!signal.aborted && !isAbortError(error)) streamError = error;
   }
-
-  if (!output || sentFrames === 0) {
-    if (streamError) throw streamError;
-    const interrupted = handle.interrupted;
-    if (!interrupted) sync.revealAll();
-    return {
-      fullText: sync.fullText,
-      playedText: interrupted ? '' : sync.fullText,
-      playedMs: 0,
-      interrupted,
-      sentAnyAudio: false,
-    };
+  try {
+    return await finishPlayout();
+  } finally {
+    captions.cancel();
   }
 
-  if (!signal.aborted && !streamError) {
-    output.flush();
-    const waitMs = sentMs + deps.playoutWatchdogSlackMs;
-    try {
-      const playout = output.waitForPlayout();
-      let finished = await raceAbort(waitAtMost(deps.clock, playout, waitMs), signal);
-      // Time spent paused (the user talking) does not count against a sink that stopped reporting.
-      while (finished === undefined && deps.gate.paused) {
-        finished = await raceAbort(waitAtMost(deps.clock, playout, waitMs), signal);
-      }
-      if (finished === undefined) deps.onWatchdog(handle, waitMs);
-      sync.revealAll();
+  async function finishPlayout(): Promise<PlayoutResult> {
+    if (!output || sentFrames === 0) {
+      if (streamError) throw streamError;
+      const interrupted = handle.interrupted;
+      if (!interrupted) sync.revealAll();
       return {
         fullText: sync.fullText,
-        playedText: sync.fullText,
-        playedMs: finished?.playbackPositionMs ?? sentMs,
-        interrupted: false,
-        sentAnyAudio: true,
+        playedText: interrupted ? '' : sync.fullText,
+        playedMs: 0,
+        interrupted,
+        sentAnyAudio: false,
       };
-    } catch {
-      // Interrupted while the tail was playing: fall through and cut it.
     }
-  }
 
-  output.clearBuffer();
-  const stopped = await waitAtMost(deps.clock, output.waitForPlayout(), deps.interruptedPlayoutTimeoutMs);
-  const playedMs = Math.min(sentMs, stopped?.playbackPositionMs ?? sentMs);
-  sync.revealUntil(playedMs);
-  deps.textOutput?.flush();
-  if (streamError && !handle.interrupted) throw streamError;
-  return {
-    fullText: sync.fullText,
-    playedText: sync.textAt(playedMs),
-    playedMs,
-    interrupted: true,
-    sentAnyAudio: true,
-  };
+    if (!signal.aborted && !streamError) {
+      output.flush();
+      const waitMs = sentMs + deps.playoutWatchdogSlackMs;
+      try {
+        const playout = output.waitForPlayout();
+        let finished = await raceAbort(waitAtMost(deps.clock, playout, waitMs), signal);
+        // Time spent paused (the user talking) does not count against a sink that stopped reporting.
+        while (finished === undefined && deps.gate.paused) {
+          finished = await raceAbort(waitAtMost(deps.clock, playout, waitMs), signal);
+        }
+        if (finished === undefined) deps.onWatchdog(handle, waitMs);
+        sync.revealAll();
+        return {
+          fullText: sync.fullText,
+          playedText: sync.fullText,
+          playedMs: finished?.playbackPositionMs ?? sentMs,
+          interrupted: false,
+          sentAnyAudio: true,
+        };
+      } catch {
+        // Interrupted while the tail was playing: fall through and cut it.
+      }
+    }
+
+    output.clearBuffer();
+    const stopped = await waitAtMost(deps.clock, output.waitForPlayout(), deps.interruptedPlayoutTimeoutMs);
+    const playedMs = Math.min(sentMs, stopped?.playbackPositionMs ?? sentMs);
+    sync.revealUntil(playedMs);
+    deps.textOutput?.flush();
+    if (streamError && !handle.interrupted) throw streamError;
+    return {
+      fullText: sync.fullText,
+      playedText: sync.textAt(playedMs),
+      playedMs,
+      interrupted: true,
+      sentAnyAudio: true,
+    };
+  }
 }
 
 async function* synthesize(

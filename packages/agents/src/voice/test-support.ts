@@ -11,7 +11,7 @@ import { VirtualClock } from '../time/virtual-clock.js';
 import { createIdGenerator } from '../utils/ids.js';
 import type { Agent } from './agent.js';
 import { AgentSession, type AgentSessionOptions } from './agent-session.js';
-import { type AudioOutput, NullAudioOutput } from './io.js';
+import { type AudioOutput, NullAudioOutput, type TextOutput } from './io.js';
 import type { TimedTraceRecord } from './trace.js';
 
 const RATE = 16000;
@@ -275,6 +275,9 @@ export interface HarnessOptions {
   session?: Partial<AgentSessionOptions> | ((clock: VirtualClock) => Partial<AgentSessionOptions>);
   totalMs?: number;
   output?: (clock: VirtualClock) => AudioOutput;
+  text?: TextOutput;
+  /** No audio input at all (a text-only session). */
+  noInput?: boolean;
 }
 
 export async function startSession(config: HarnessOptions): Promise<Harness> {
@@ -315,8 +318,11 @@ export async function startSession(config: HarnessOptions): Promise<Harness> {
   const totalMs = config.totalMs ?? 20_000;
   await session.start({
     agent,
-    input: { audio: scriptedInput(clock, segments, totalMs) },
-    output: { audio: config.output ? config.output(clock) : new NullAudioOutput(clock) },
+    ...(config.noInput ? {} : { input: { audio: scriptedInput(clock, segments, totalMs) } }),
+    output: {
+      audio: config.output ? config.output(clock) : new NullAudioOutput(clock),
+      ...(config.text ? { text: config.text } : {}),
+    },
   });
   return {
     clock,
