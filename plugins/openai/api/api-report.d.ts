@@ -1,24 +1,8 @@
-import { AudioFrame, Clock, VoxwireError, LLMUsage, APIError, LLM as LLM$1, LLMCapabilities, ToolChoice, LLMChatOptions, LLMStreamPart, STT as STT$1, STTCapabilities, VAD, STTStreamOptions, SpeechAlternative, STTStream, TTS as TTS$1, TTSCapabilities, SynthesizedAudio, TTSStream } from '@voxwire/agents';
+import { AudioFrame, RetryPolicy, Clock, VoxwireError, LLMUsage, APIError, LLM as LLM$1, LLMCapabilities, ToolChoice, LLMChatOptions, LLMStreamPart, STT as STT$1, STTCapabilities, VAD, STTStreamOptions, SpeechAlternative, STTStream, TTS as TTS$1, TTSCapabilities, SynthesizedAudio, TTSStream } from '@voxwire/agents';
 import OpenAI, { ClientOptions } from 'openai';
 
 /** Encodes frames as one 16-bit PCM WAV file in memory. All frames must share rate and channel count. */
 declare function encodeWav(frames: readonly AudioFrame[]): Uint8Array;
-
-/**
- * Exponential backoff, the same shape as the core's retry policy: retry n (0-based) waits
- * `initialDelayMs * multiplier^n` shortened by up to `jitter` of itself, capped at `maxDelayMs`; or what the
- * server asked for in `retry-after-ms` / `retry-after` when that is longer (still capped).
- */
-interface RetryPolicy {
-    /** Attempts after the first one; 0 disables retries. */
-    maxRetries: number;
-    initialDelayMs: number;
-    maxDelayMs: number;
-    multiplier: number;
-    /** Fraction (0..1) of each delay randomized downwards so clients failing together do not retry in lockstep. */
-    jitter: number;
-}
-declare const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy>;
 
 declare const API_KEY_ENV = "OPENAI_API_KEY";
 declare const BASE_URL_ENV = "OPENAI_BASE_URL";
@@ -47,7 +31,10 @@ interface OpenAIClientOptions {
      * A stalled request then fails with `APITimeoutError`.
      */
     timeoutMs?: number;
-    /** Retries before the first output, with exponential backoff. `{ maxRetries: 0 }` disables them. */
+    /**
+     * Retries with exponential backoff (the core's policy and defaults), only before the first output.
+     * `{ maxRetries: 0 }` disables them.
+     */
     retry?: Partial<RetryPolicy>;
     /** Time source for timeouts, backoff and metrics. Defaults to the core's real clock. */
     clock?: Clock;
@@ -155,6 +142,7 @@ declare class STT implements STT$1 {
     readonly capabilities: STTCapabilities;
     private readonly resolved;
     private readonly options;
+    private adapter;
     constructor(options?: STTOptions);
     recognize(frames: AudioFrame[], options?: STTStreamOptions): Promise<FinalTranscript>;
     /** A live stream through the core's STTStreamAdapter and the `vad` option. */
@@ -203,4 +191,4 @@ declare class TTS implements TTS$1 {
     private attempt;
 }
 
-export { API_KEY_ENV, BASE_URL_ENV, DEFAULT_RETRY_POLICY, LLM, type LLMMetrics, type LLMMetricsListener, type LLMOptions, type OpenAIClientOptions, OpenAIConfigError, type RetryPolicy, STT, type STTOptions, TTS, type TTSOptions, encodeWav };
+export { API_KEY_ENV, BASE_URL_ENV, LLM, type LLMMetrics, type LLMMetricsListener, type LLMOptions, type OpenAIClientOptions, OpenAIConfigError, STT, type STTOptions, TTS, type TTSOptions, encodeWav };

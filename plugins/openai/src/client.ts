@@ -1,6 +1,6 @@
-import { type Clock, VoxwireError, realClock } from '@voxwire/agents';
+import { type Clock, type RetryPolicy, VoxwireError, realClock } from '@voxwire/agents';
 import OpenAI, { type ClientOptions } from 'openai';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy, resolveRetryPolicy } from './retry.js';
+import { resolvePolicy } from './retry.js';
 
 export const API_KEY_ENV = 'OPENAI_API_KEY';
 export const BASE_URL_ENV = 'OPENAI_BASE_URL';
@@ -38,7 +38,10 @@ export interface OpenAIClientOptions {
    * A stalled request then fails with `APITimeoutError`.
    */
   timeoutMs?: number;
-  /** Retries before the first output, with exponential backoff. `{ maxRetries: 0 }` disables them. */
+  /**
+   * Retries with exponential backoff (the core's policy and defaults), only before the first output.
+   * `{ maxRetries: 0 }` disables them.
+   */
   retry?: Partial<RetryPolicy>;
   /** Time source for timeouts, backoff and metrics. Defaults to the core's real clock. */
   clock?: Clock;
@@ -53,14 +56,14 @@ export interface ResolvedClient {
 
 export function resolveClient(
   options: OpenAIClientOptions,
-  defaults: { timeoutMs: number; retry?: RetryPolicy },
+  defaults: { timeoutMs: number; retry?: Partial<RetryPolicy> },
 ): ResolvedClient {
   const timeoutMs = options.timeoutMs ?? defaults.timeoutMs;
   if (!(timeoutMs > 0)) throw new RangeError(`timeoutMs must be a positive number of ms, got ${timeoutMs}`);
   return {
     client: options.client ?? createClient(options),
     clock: options.clock ?? realClock(),
-    retry: resolveRetryPolicy(options.retry, defaults.retry ?? DEFAULT_RETRY_POLICY),
+    retry: resolvePolicy(options.retry, defaults.retry),
     timeoutMs,
   };
 }

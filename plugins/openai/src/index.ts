@@ -2,6 +2,5 @@ export { encodeWav } from './audio/wav.js';
 export { API_KEY_ENV, BASE_URL_ENV, OpenAIConfigError, type OpenAIClientOptions } from './client.js';
 export { LLM, type LLMOptions } from './llm/llm.js';
 export type { LLMMetrics, LLMMetricsListener } from './metrics.js';
-export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 export { STT, type STTOptions } from './stt.js';
 export { TTS, type TTSOptions } from './tts.js';

@@ -1,4 +1,3 @@
-import * as core from '@voxwire/agents';
 import {
   type AudioFrame,
   type SpeechAlternative,
@@ -6,14 +5,15 @@ import {
   type STT as STTContract,
   type STTStream,
   type STTStreamOptions,
+  STTStreamAdapter,
   type VAD,
   abortReason,
+  withRetry,
 } from '@voxwire/agents';
 import { toFile } from 'openai';
 import { encodeWav } from './audio/wav.js';
 import { type OpenAIClientOptions, OpenAIConfigError, type ResolvedClient, resolveClient } from './client.js';
 import { RequestGuard } from './request-guard.js';
-import { DEFAULT_RETRY_POLICY, retryCall } from './retry.js';
 
 export interface STTOptions extends OpenAIClientOptions {
   /** Default `gpt-4o-mini-transcribe`; `whisper-1` or the model name of a local server also work. */
@@ -30,7 +30,6 @@ export interface STTOptions extends OpenAIClientOptions {
 }
 
 type FinalTranscript = { type: 'final_transcript'; alternatives: SpeechAlternative[] };
-type StreamAdapterClass = new (stt: STTContract, vad: VAD, options?: { clock?: core.Clock }) => STTContract;
 
 const DEFAULT_STT_TIMEOUT_MS = 30_000;
 
@@ -46,13 +45,14 @@ export class STT implements STTContract {
   readonly capabilities: STTCapabilities = { streaming: false, interimResults: false };
   private readonly resolved: ResolvedClient;
   private readonly options: STTOptions;
+  private adapter: STTStreamAdapter | undefined;
 
   constructor(options: STTOptions = {}) {
     this.options = options;
     this.model = options.model ?? 'gpt-4o-mini-transcribe';
     this.resolved = resolveClient(options, {
       timeoutMs: DEFAULT_STT_TIMEOUT_MS,
-      retry: { ...DEFAULT_RETRY_POLICY, maxRetries: 0 },
+      retry: { maxRetries: 0 },
     });
   }
 
@@ -65,7 +65,7 @@ export class STT implements STTContract {
     const wav = encodeWav(frames);
     const { client, clock, timeoutMs, retry } = this.resolved;
     const what = `${this.label}(${this.model})`;
-    const text = await retryCall(
+    const text = await withRetry(
       async () => {
         const guard = new RequestGuard(clock, timeoutMs, signal, what);
         guard.waiting();
@@ -88,7 +88,7 @@ export class STT implements STTContract {
           guard.dispose();
         }
       },
-      { policy: retry, clock, signal },
+      { policy: retry, clock, ...(signal ? { signal } : {}) },
     );
     return {
       type: 'final_transcript',
@@ -98,15 +98,14 @@ export class STT implements STTContract {
 
   /** A live stream through the core's STTStreamAdapter and the `vad` option. */
   stream(options?: STTStreamOptions): STTStream {
-    const Adapter = (core as unknown as Record<string, unknown>).STTStreamAdapter as
-      | StreamAdapterClass
-      | undefined;
-    if (!this.options.vad || !Adapter) {
+    if (!this.options.vad) {
       throw new OpenAIConfigError(
         `${this.label} recognizes finished utterances only (capabilities.streaming is false). ` +
           `Pass a VAD as new STT({ vad }) or wrap it yourself: new STTStreamAdapter(stt, vad).`,
       );
     }
-    return new Adapter(this, this.options.vad, { clock: this.resolved.clock }).stream(options);
+    // Retries stay with the adapter, which already retries a failed recognize().
+    this.adapter ??= new STTStreamAdapter(this, this.options.vad, { clock: this.resolved.clock });
+    return this.adapter.stream(options);
   }
 }
