@@ -24,6 +24,7 @@ export { RunContext } from './voice/run-context.js';
 export * from './voice/session-events.js';
 export * from './voice/speech-handle.js';
 export { MissingProviderError } from './voice/reply-pipeline.js';
+export { MissingVADError } from './voice/stt-stream.js';
 export type * from './voice/trace.js';
 export type { CommittedTurn, UserState } from './voice/user-turn-tracker.js';
 export * from './log/logger.js';
@@ -47,3 +48,4 @@ export type {
 export * from './adapters/fallback-llm.js';
 export * from './adapters/fallback-stt.js';
 export * from './adapters/fallback-tts.js';
+export * from './job/index.js';
