@@ -5,6 +5,7 @@ import type { VAD, VADEvent, VADStream } from '../providers/vad.js';
 import type { Clock } from '../time/clock.js';
 import type { AudioInput } from './io.js';
 import type { ErrorSource } from './session-events.js';
+import { openSttStream } from './stt-stream.js';
 import type { TraceRecord } from './trace.js';
 
 export interface InputPipelineDeps {
@@ -129,7 +130,11 @@ export class InputPipeline {
       this.consume<STTStream, STTEvent>(
         this.sttSlot,
         generation,
-        () => stt.stream({ signal: this.controller.signal, ...(language ? { language } : {}) }),
+        () =>
+          openSttStream(stt, this.deps.vad(), this.deps.clock, {
+            signal: this.controller.signal,
+            ...(language ? { language } : {}),
+          }),
         (event) => this.deps.onSttEvent(event),
         'stt',
       ),
@@ -148,8 +153,16 @@ export class InputPipeline {
     let delay = RESTART_INITIAL_DELAY_MS;
     while (!signal.aborted && slot.generation === generation) {
       let failure: unknown;
+      let stream: S;
       try {
-        const stream = open();
+        stream = open();
+      } catch (error) {
+        // A stream that cannot even be opened is misconfigured: retrying would only repeat the error.
+        if (source === 'vad') this.deps.onVadLost();
+        this.deps.onError(source, error, false);
+        return;
+      }
+      try {
         slot.stream = stream;
         for await (const event of stream) {
           if (slot.generation !== generation) break;
