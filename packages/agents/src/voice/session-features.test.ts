@@ -4,6 +4,7 @@ import type { ChatContext, ChatMessage } from '../llm/chat-context.js';
 import { tool } from '../llm/tool.js';
 import { Agent, StopResponse } from './agent.js';
 import { AgentTask } from './agent-task.js';
+import type { STT } from '../providers/stt.js';
 import type { TextOutput } from './io.js';
 import type { SessionMetrics } from './session-events.js';
 import { type Harness, historyText, startSession } from './test-support.js';
@@ -267,5 +268,47 @@ describe('tools', () => {
     ]);
     expect(h.events.filter((e) => e.name === 'error')).toEqual([]);
     await h.session.close();
+  });
+});
+
+describe('providers', () => {
+  it('drives a recognizer that cannot stream through the session VAD, and refuses one without a VAD', async () => {
+    const segments = [{ startMs: 500, endMs: 1200, transcript: 'batch recognized' }];
+    const batch: STT = {
+      label: 'batch-stt',
+      capabilities: { streaming: false, interimResults: false },
+      stream: () => {
+        throw new Error('not streaming');
+      },
+      recognize: async (frames) => {
+        const code = frames.map((f) => f.data[0] ?? 0).find((v) => v >= 1000);
+        const text = code === undefined ? '' : (segments[code - 1000]?.transcript ?? '');
+        return { type: 'final_transcript', alternatives: [{ text }] };
+      },
+    };
+    const h = await startSession({
+      segments,
+      replies: [{ text: 'Heard you.' }],
+      agent: new Agent({ instructions: '' }),
+      session: { stt: batch },
+      totalMs: 6000,
+    });
+    await h.run(5000);
+    expect(historyText(h.session)).toEqual(['user: batch recognized', 'assistant: Heard you.']);
+    await h.session.close();
+
+    const errors: string[] = [];
+    const noVad = await startSession({
+      segments,
+      agent: new Agent({ instructions: '' }),
+      session: (clock) => ({ stt: batch, vad: undefined, clock }),
+      totalMs: 2000,
+    });
+    noVad.session.on('error', (e) => errors.push(String(e.error)));
+    await noVad.run(2000);
+    expect(noVad.events.filter((e) => e.name === 'error').map((e) => e.detail)).toEqual([
+      expect.stringContaining('MissingVADError'),
+    ]);
+    await noVad.session.close();
   });
 });

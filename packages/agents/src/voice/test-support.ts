@@ -58,10 +58,13 @@ export class FakeVAD implements VAD {
     let speechMs = 0;
     let silenceMs = 0;
     let speaking = false;
+    let utterance: AudioFrame[] = [];
     const vad = this;
     return {
       pushFrame(frame) {
         position += frame.durationMs;
+        utterance.push(frame);
+        if (!speaking && utterance.length > 10) utterance.shift();
         const voiced = segmentOf(frame) >= 0;
         if (voiced) {
           speechMs += frame.durationMs;
@@ -96,8 +99,9 @@ export class FakeVAD implements VAD {
             timestampMs: position,
             speechDurationMs: speechMs,
             silenceDurationMs: silenceMs,
-            frames: [],
+            frames: utterance,
           });
+          utterance = [];
           speechMs = 0;
         }
       },
