@@ -7,6 +7,7 @@ export type Listener<T> = (event: T) => void;
 
 export class TypedEmitter<Events extends EventMap> {
   private readonly listeners = new Map<keyof Events, Set<Listener<never>>>();
+  private readonly onceWrappers = new WeakMap<Listener<never>, Listener<never>>();
   onListenerError: (error: unknown, eventName: string) => void = () => {};
 
   on<K extends keyof Events>(name: K, listener: Listener<Events[K]>): this {
@@ -21,14 +22,19 @@ export class TypedEmitter<Events extends EventMap> {
 
   once<K extends keyof Events>(name: K, listener: Listener<Events[K]>): this {
     const wrapper: Listener<Events[K]> = (event) => {
-      this.off(name, wrapper);
+      this.off(name, listener);
       listener(event);
     };
+    this.onceWrappers.set(listener as Listener<never>, wrapper as Listener<never>);
     return this.on(name, wrapper);
   }
 
+  /** Removes a listener added with `on` or `once`. */
   off<K extends keyof Events>(name: K, listener: Listener<Events[K]>): this {
-    this.listeners.get(name)?.delete(listener as Listener<never>);
+    const set = this.listeners.get(name);
+    const wrapper = this.onceWrappers.get(listener as Listener<never>);
+    if (wrapper && set?.delete(wrapper)) this.onceWrappers.delete(listener as Listener<never>);
+    else set?.delete(listener as Listener<never>);
     return this;
   }
 
