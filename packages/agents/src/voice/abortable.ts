@@ -35,3 +35,32 @@ export function waitAtMost<T>(clock: Clock, promise: Promise<T>, ms: number): Pr
     );
   });
 }
+
+/**
+ * Iterates `source` but stops as soon as `signal` aborts, even when the source never yields again (a
+ * provider that ignores its abort signal). The source is told to stop with `return()`, without waiting
+ * for it.
+ */
+export async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  const iterator = source[Symbol.asyncIterator]();
+  let finished = false;
+  try {
+    while (!signal.aborted) {
+      let next: IteratorResult<T>;
+      try {
+        next = await raceAbort(iterator.next(), signal);
+      } catch (error) {
+        if (signal.aborted) return;
+        finished = true;
+        throw error;
+      }
+      if (next.done) {
+        finished = true;
+        return;
+      }
+      yield next.value;
+    }
+  } finally {
+    if (!finished) void Promise.resolve(iterator.return?.()).catch(() => {});
+  }
+}

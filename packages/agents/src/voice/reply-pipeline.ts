@@ -15,6 +15,7 @@ import { type ToolCallResult, ToolRunner } from './tool-runner.js';
 import type { TraceRecord } from './trace.js';
 import type { AgentSession } from './agent-session.js';
 import { tagErrorSource } from './error-source.js';
+import { untilAborted } from './abortable.js';
 
 /** No LLM is configured for the active agent or the session. */
 export class MissingProviderError extends VoxwireError {
@@ -201,8 +202,7 @@ async function generate(
       ...(toolChoice !== undefined ? { toolChoice } : {}),
       signal,
     });
-    for await (const part of stream) {
-      if (signal.aborted) break;
+    for await (const part of untilAborted(stream, signal)) {
       if (ttft === undefined && (part.type === 'text_delta' || part.type === 'tool_call')) {
         ttft = deps.clock.now() - startedAt;
       }

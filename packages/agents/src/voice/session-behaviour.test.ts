@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { APIConnectionError } from '../errors.js';
 import type { ChatContext } from '../llm/chat-context.js';
 import { tool } from '../llm/tool.js';
+import type { LLM } from '../providers/llm.js';
+import type { TTS } from '../providers/tts.js';
 import type { TurnDetector } from '../providers/turn-detector.js';
 import { Agent } from './agent.js';
 import { AgentTask } from './agent-task.js';
@@ -374,5 +376,61 @@ describe('faults', () => {
     const calls = h.session.history.items.filter((i) => i.type === 'function_call').length;
     const outputs = h.session.history.items.filter((i) => i.type === 'function_call_output').length;
     expect(outputs).toBe(calls);
+  });
+});
+
+describe('misbehaving providers', () => {
+  it('ends an interrupted speech promptly even when the LLM and TTS ignore their abort signals (L2)', async () => {
+    const hungLLM: LLM = {
+      label: 'hung-llm',
+      model: 'hung',
+      capabilities: { toolCalls: false },
+      async *chat() {
+        yield { type: 'text_delta', text: 'I will never finish this sentence' };
+        await new Promise(() => {});
+      },
+    };
+    const h = await startSession({
+      agent: new Agent({ instructions: '' }),
+      session: { llm: hungLLM },
+      totalMs: 6000,
+    });
+    const reply = h.session.generateReply();
+    await h.run(2000);
+    expect(reply.done()).toBe(false);
+    const at = h.clock.now();
+    reply.interrupt();
+    await reply;
+    expect(h.clock.now() - at).toBeLessThanOrEqual(1000);
+    expect(reply.outcome).toBe('interrupted');
+
+    const hungTTS: TTS = {
+      label: 'hung-tts',
+      sampleRate: 16000,
+      numChannels: 1,
+      capabilities: { streaming: true },
+      synthesize: () => ({ [Symbol.asyncIterator]: () => ({ next: () => new Promise(() => {}) }) }),
+      stream: () => ({
+        pushText: () => {},
+        flush: () => {},
+        endInput: () => {},
+        close: () => new Promise(() => {}),
+        [Symbol.asyncIterator]: () => ({ next: () => new Promise(() => {}) }),
+      }),
+    };
+    const h2 = await startSession({
+      agent: new Agent({ instructions: '' }),
+      session: { tts: hungTTS },
+      totalMs: 6000,
+    });
+    const say = h2.session.say('hello');
+    await h2.run(1000);
+    say.interrupt();
+    await say;
+    expect(say.outcome).toBe('interrupted');
+    const closing = h2.clock.now();
+    await h2.session.close();
+    expect(h2.clock.now() - closing).toBeLessThanOrEqual(5000);
+    await h.session.close();
   });
 });

@@ -2,7 +2,7 @@ import type { AudioFrame } from '../audio/audio-frame.js';
 import { isAbortError } from '../errors.js';
 import type { TTS, TTSStream } from '../providers/tts.js';
 import type { Clock } from '../time/clock.js';
-import { raceAbort, waitAtMost } from './abortable.js';
+import { raceAbort, untilAborted, waitAtMost } from './abortable.js';
 import type { AudioOutput, TextOutput } from './io.js';
 import type { PlayoutGate } from './playout-gate.js';
 import type { SpeechHandle } from './speech-handle.js';
@@ -78,10 +78,7 @@ export async function playSpeechStep(
   const frames = source.audio ?? (source.tts && output ? synthesize(deps, handle, source, sync) : undefined);
   if (!frames) {
     // Text-only session: the transcript is the whole of the speech.
-    for await (const text of source.text) {
-      if (signal.aborted) break;
-      sync.pushText(text);
-    }
+    for await (const text of untilAborted(source.text, signal)) sync.pushText(text);
     if (!source.audio) sync.markTextComplete();
     sync.revealAll();
     return {
@@ -92,7 +89,7 @@ export async function playSpeechStep(
       sentAnyAudio: false,
     };
   }
-  if (source.audio) void collectText(source.text, sync);
+  if (source.audio) void collectText(source.text, sync, signal);
 
   // Captions follow what is heard, not what was sent: they advance with playback time (frozen while
   // paused) and never run ahead of the audio sent.
@@ -104,7 +101,7 @@ export async function playSpeechStep(
     sync.revealUntil(heardMs);
   });
   try {
-    for await (const produced of frames) {
+    for await (const produced of untilAborted(frames, signal)) {
       if (signal.aborted) break;
       if (produced.samplesPerChannel === 0) continue;
       const frame = conform(produced);
@@ -189,7 +186,7 @@ async function* synthesize(
   sync: TranscriptSync,
 ): AsyncGenerator<AudioFrame> {
   const signal = handle.interruptSignal;
-  const iterator = source.text[Symbol.asyncIterator]();
+  const iterator = untilAborted(source.text, signal)[Symbol.asyncIterator]();
   // A step that only calls tools produces no text: no synthesis is opened for it.
   let firstText: IteratorResult<string>;
   do {
@@ -214,7 +211,7 @@ async function* synthesize(
       sync.markTextComplete();
       tts.endInput();
     } catch (error) {
-      await tts.close();
+      void tts.close().catch(() => {});
       throw error;
     }
   })();
@@ -223,7 +220,7 @@ async function* synthesize(
     feedError = error;
   });
   try {
-    for await (const chunk of tts) {
+    for await (const chunk of untilAborted(tts, signal)) {
       if (first) {
         first = false;
         deps.onTtsFirstByte(handle, deps.clock.now() - startedAt);
@@ -237,13 +234,20 @@ async function* synthesize(
   } catch (error) {
     throw tagErrorSource(error, feedError === error ? 'llm' : 'tts');
   } finally {
-    await tts.close();
+    // Never wait on a provider's close: a hung one must not hold the speech.
+    void tts.close().catch(() => {});
   }
 }
 
-async function collectText(text: AsyncIterable<string>, sync: TranscriptSync): Promise<void> {
+async function collectText(
+  text: AsyncIterable<string>,
+  sync: TranscriptSync,
+  signal: AbortSignal,
+): Promise<void> {
   try {
-    for await (const piece of text) sync.pushText(piece);
+    for await (const piece of untilAborted(text, signal)) sync.pushText(piece);
+  } catch {
+    // The audio is what plays; a failing caption source only leaves the transcript shorter.
   } finally {
     sync.markTextComplete();
   }
