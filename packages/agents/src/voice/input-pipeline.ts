@@ -6,6 +6,7 @@ import type { Clock } from '../time/clock.js';
 import type { AudioInput } from './io.js';
 import type { ErrorSource } from './session-events.js';
 import { openSttStream } from './stt-stream.js';
+import { untilAborted } from './abortable.js';
 import type { TraceRecord } from './trace.js';
 
 export interface InputPipelineDeps {
@@ -81,8 +82,7 @@ export class InputPipeline {
   private async pump(input: AudioInput): Promise<void> {
     const signal = this.controller.signal;
     try {
-      for await (const raw of input) {
-        if (signal.aborted) break;
+      for await (const raw of untilAborted(input, signal)) {
         const frame = AudioFrame.from(raw);
         this.framesIn++;
         this.vadSlot.stream?.pushFrame(frame);
@@ -164,7 +164,7 @@ export class InputPipeline {
       }
       try {
         slot.stream = stream;
-        for await (const event of stream) {
+        for await (const event of untilAborted(stream, signal)) {
           if (slot.generation !== generation) break;
           delay = RESTART_INITIAL_DELAY_MS;
           deliver(event);
