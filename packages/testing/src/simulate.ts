@@ -1,4 +1,5 @@
 import {
+  type Agent,
   AgentSession,
   type ChatItem,
   createIdGenerator,
@@ -23,6 +24,8 @@ export interface SimulateOptions {
   seed?: number;
   /** Run the invariant checker on the log. Default true. */
   check?: boolean;
+  /** Starts the session with this agent instead of the scenario's first one (rehearse your own agent). */
+  agent?: () => Agent;
 }
 
 export interface SimulationResult {
@@ -84,6 +87,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
 
   // The speech holding the output, from the scheduler's own trace: frames are attributed to it.
   let holder: string | undefined;
+  let segmentSpeech: string | undefined;
   const onTrace: typeof recorder.onTrace = (record) => {
     if (record.type === 'speech_authorized') holder = record.speechId;
     else if (record.type === 'speech_released' && holder === record.speechId) holder = undefined;
@@ -188,7 +192,11 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
     canPause: config.output.canPause,
     finishLagMs: config.output.finishLagMs,
     neverFinish: config.output.neverFinish,
-    onRecord: (record) => recorder.sim({ ...record, speechId: holder }),
+    // Segment-level records belong to the speech whose frames opened the segment.
+    onRecord: (record) => {
+      if (record.type === 'output_frame' && record.first) segmentSpeech = holder;
+      recorder.sim({ ...record, speechId: record.type === 'output_frame' ? holder : segmentSpeech });
+    },
   });
 
   const session = new AgentSession({
@@ -359,7 +367,11 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
     }
   }
 
-  await session.start({ agent: world.initialAgent(), input: { audio: input }, output: { audio: output } });
+  await session.start({
+    agent: options.agent?.() ?? world.initialAgent(),
+    input: { audio: input },
+    output: { audio: output },
+  });
   await runUntilEnd();
 
   async function runUntilEnd(): Promise<void> {

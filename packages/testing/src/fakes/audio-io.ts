@@ -70,7 +70,7 @@ export class FakeAudioInput implements AsyncIterable<AudioFrame> {
 }
 
 export type OutputRecord =
-  | { type: 'output_frame'; durationMs: number }
+  | { type: 'output_frame'; durationMs: number; first: boolean }
   | { type: 'output_overrun'; aheadMs: number }
   | { type: 'output_paused'; positionMs: number }
   | { type: 'output_resumed'; positionMs: number }
@@ -133,7 +133,8 @@ export class FakeAudioOutput extends AudioOutputBase {
     const clock = this.options.clock;
     const now = clock.now();
     if (this.draining) this.endAudio(false, true);
-    if (!this.open) {
+    const first = !this.open;
+    if (first) {
       this.open = true;
       this.queuedMs = 0;
       this.basePos = 0;
@@ -152,7 +153,7 @@ export class FakeAudioOutput extends AudioOutputBase {
     this.queuedMs += durationMs;
     this.maxAhead = Math.max(this.maxAhead, this.queuedMs - this.position());
     this.frames.push({ atMs: now, durationMs });
-    this.record({ type: 'output_frame', durationMs });
+    this.record({ type: 'output_frame', durationMs, first });
     this.pendingCaptures++;
     try {
       const segmentQueued = this.queuedMs;
@@ -185,13 +186,13 @@ export class FakeAudioOutput extends AudioOutputBase {
   }
 
   protected onClearBuffer(): void {
-    // Nothing open and nothing still playing: there is nothing to cut.
+    this.basePos = this.position();
+    this.baseAt = this.options.clock.now();
+    // Clearing always ends a pause, even with nothing left to cut (the contract of AudioOutput).
+    this.paused = false;
     if (!this.open && !this.draining) return;
     this.open = false;
     this.record({ type: 'output_segment_end', how: 'clear', queuedMs: this.queuedMs });
-    this.basePos = this.position();
-    this.baseAt = this.options.clock.now();
-    this.paused = false;
     this.draining = true;
     this.endAudio(true, false);
   }

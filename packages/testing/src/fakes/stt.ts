@@ -70,9 +70,14 @@ export class FakeSTT implements STT {
   }
 
   stream(options: STTStreamOptions = {}): STTStream {
-    const stream = new FakeSTTStream(this, this.options, () => this.streams.delete(stream));
+    const signal = options.signal;
+    const onAbort = (): void => void stream.close();
+    const stream = new FakeSTTStream(this, this.options, () => {
+      this.streams.delete(stream);
+      signal?.removeEventListener('abort', onAbort);
+    });
     this.streams.add(stream);
-    options.signal?.addEventListener('abort', () => void stream.close(), { once: true });
+    signal?.addEventListener('abort', onAbort, { once: true });
     if (this.options.clock.now() < this.outageUntil) {
       stream.fail(new APIConnectionError('STT unavailable'));
     }

@@ -89,14 +89,14 @@ class FakeTTSStream implements TTSStream {
   /** Cuts a synthesis delay short: only close, abort and outages do. */
   private cut: (() => void) | undefined;
   private readonly output: AsyncGenerator<SynthesizedAudio>;
-  private segment = 1;
+  private readonly onAbort = (): void => this.stopNow();
 
   constructor(
     private readonly owner: FakeTTS,
     private readonly signal: AbortSignal | undefined,
   ) {
     this.output = this.run();
-    signal?.addEventListener('abort', () => this.stopNow(), { once: true });
+    signal?.addEventListener('abort', this.onAbort, { once: true });
   }
 
   pushText(text: string): void {
@@ -208,7 +208,7 @@ class FakeTTSStream implements TTSStream {
           const last = backlogMs <= 0 && i === frames - 1 && this.pending === '' && this.inputEnded;
           yield {
             frame: agentFrame(frameMs, owner.sampleRate),
-            segmentId: `seg_${this.segment}`,
+            segmentId: 'seg_1',
             final: last,
           };
           if (this.stopped()) return;
@@ -217,6 +217,7 @@ class FakeTTSStream implements TTSStream {
       }
     } finally {
       owner.streams.delete(this);
+      this.signal?.removeEventListener('abort', this.onAbort);
     }
   }
 }

@@ -59,12 +59,15 @@ export class ScriptedVAD implements VAD {
   }
 
   stream(options: { signal?: AbortSignal } = {}): VADStream {
+    const signal = options.signal;
+    const onAbort = (): void => void stream.close();
     const stream = new EnergyVADStream(this, this.options, () => {
       this.streams.delete(stream);
       this.droppedTotal += stream.dropped;
+      signal?.removeEventListener('abort', onAbort);
     });
     this.streams.add(stream);
-    options.signal?.addEventListener('abort', () => void stream.close(), { once: true });
+    signal?.addEventListener('abort', onAbort, { once: true });
     return stream;
   }
 

@@ -124,6 +124,8 @@ export class LogModel {
   readonly speeches = new Map<string, SpeechInfo>();
   /** Ground truth of the user's voice: merged scripted segments. */
   readonly spans: VoicedSpan[] = [];
+  /** Segments the VAD hears as one utterance (gaps shorter than its min silence). */
+  readonly utterances: Array<VoicedSpan & { parts: Array<{ start: number; end: number }> }> = [];
   readonly byType = new Map<LogEntryType, number[]>();
   /** Items added to the conversation, in order. */
   readonly items: Array<{ index: number; item: ChatItem }> = [];
@@ -216,6 +218,23 @@ export class LogModel {
         this.spans.push({ start: seg.start, end: seg.end, segments: [code] });
       }
     }
+    // The VAD hears segments closer than its min silence as one utterance.
+    const bridge = this.config.vad.minSilenceMs;
+    for (const [code, seg] of ordered) {
+      const last = this.utterances[this.utterances.length - 1];
+      if (last && seg.start < last.end + bridge) {
+        last.end = Math.max(last.end, seg.end);
+        last.segments.push(code);
+        last.parts.push({ start: seg.start, end: seg.end });
+      } else {
+        this.utterances.push({
+          start: seg.start,
+          end: seg.end,
+          segments: [code],
+          parts: [{ start: seg.start, end: seg.end }],
+        });
+      }
+    }
     const endEntry = log.find((e) => e.type === 'sim_end');
     this.ended = endEntry !== undefined;
     this.endMs = endEntry?.atMs ?? log[log.length - 1]?.atMs ?? 0;
@@ -278,6 +297,17 @@ export class LogModel {
       found = span;
     }
     return found;
+  }
+
+  /** Voiced ms of the utterance under way (or last ended) at `t`, counted up to `t`. */
+  voicedMsAt(t: number): number {
+    let found: (typeof this.utterances)[number] | undefined;
+    for (const u of this.utterances) {
+      if (u.start > t) break;
+      found = u;
+    }
+    if (!found) return 0;
+    return found.parts.reduce((sum, p) => sum + Math.max(0, Math.min(t, p.end) - p.start), 0);
   }
 
   /** Reply speeches per committed turn. */

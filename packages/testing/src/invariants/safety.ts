@@ -36,12 +36,13 @@ export function checkS1(m: LogModel, report: Report): void {
     let deadline: number;
     if (!out.neverFinish) deadline = entry.atMs + out.finishLagMs + eps(m);
     else if (entry.interrupted) deadline = entry.atMs + m.config.interruptedPlayoutTimeoutMs + eps(m);
-    else
-      deadline =
-        (lastSegmentEnd?.atMs ?? entry.atMs) +
-        (lastSegmentEnd?.queuedMs ?? 0) +
-        m.config.playoutWatchdogSlackMs +
-        eps(m);
+    else {
+      // A silent sink is given up on after the audio's length plus the watchdog slack, paused time excluded.
+      const flushAt = lastSegmentEnd?.atMs ?? entry.atMs;
+      deadline = flushAt + (lastSegmentEnd?.queuedMs ?? 0) + m.config.playoutWatchdogSlackMs + eps(m);
+      const end = deadline;
+      if (m.entries('output_paused').some(({ entry: p }) => p.atMs >= flushAt && p.atMs <= end)) continue;
+    }
     if (deadline >= m.closeAt || deadline > m.endMs) continue;
     const nextFrame = m.entries('output_frame').find(({ index: i }) => i > index);
     if (nextFrame && nextFrame.entry.atMs <= deadline) continue;
@@ -51,6 +52,22 @@ export function checkS1(m: LogModel, report: Report): void {
         deadline,
         [index],
       );
+    }
+  }
+  // An interrupted speech is not speaking any more, whatever its sink still has to report.
+  for (const s of m.speeches.values()) {
+    const interrupt = s.interrupts[0];
+    if (interrupt === undefined || m.holder.beforeIndex(interrupt) !== s.id) continue;
+    const at = m.at(interrupt).atMs;
+    const deadline = at + eps(m);
+    if (deadline >= m.closeAt || deadline > m.endMs) continue;
+    const other = m
+      .entries('output_frame')
+      .some(({ index, entry }) => index > interrupt && entry.atMs <= deadline);
+    if (!other && m.agentState.at(deadline) === 'speaking') {
+      report(`agentState is "speaking" ${eps(m)} ms after ${s.id} was interrupted at ${at} ms`, deadline, [
+        interrupt,
+      ]);
     }
   }
   for (const { index, entry } of m.entries('speech_released')) {
@@ -339,16 +356,23 @@ export function checkS9(m: LogModel, report: Report): void {
   const slack = eps(m);
   for (const { index, entry } of m.entries('speech_interrupted')) {
     if (!USER_REASONS.has(entry.reason)) continue;
-    const span = m.spanAtOrBefore(entry.atMs);
-    const spokenMs = span ? Math.min(entry.atMs, span.end) - span.start : 0;
+    const spokenMs = m.voicedMsAt(entry.atMs);
     const lastCommit = m
       .entries('user_turn_committed')
       .filter(({ index: i }) => i < index)
       .pop();
     const since = Math.min(lastCommit?.index ?? -1, index);
+    // The words heard since the last commit: its finals plus the latest interim.
+    const finals: string[] = [];
+    let interim = '';
     let words = 0;
     for (const { index: i, entry: t } of m.entries('user_input_transcribed')) {
-      if (i > since && i < index) words = Math.max(words, countWords(t.transcript));
+      if (i <= since || i >= index) continue;
+      if (t.isFinal) {
+        finals.push(t.transcript);
+        interim = '';
+      } else interim = t.transcript;
+      words = Math.max(words, countWords([...finals, interim].join(' ')));
     }
     let ok: boolean;
     if (entry.reason === 'user_speech')

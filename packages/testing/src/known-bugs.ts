@@ -1,0 +1,49 @@
+import type { KnownBug } from './fuzz.js';
+
+/**
+ * Engine bugs found by the simulator and reported to the core's maintainers. Fuzz runs count seeds that
+ * fail only on these instead of failing; each has a minimal scenario under scenarios/known-bugs/.
+ * Remove an entry once the engine is fixed: its scenario test then turns red as a reminder.
+ */
+export const KNOWN_BUGS: readonly KnownBug[] = [
+  {
+    id: 'KB1',
+    invariant: 'S2',
+    pattern: /its interrupted message holds \d+ characters but only about \d+ were heard/,
+    scenario: 'scenarios/known-bugs/kb1-interrupted-message-too-long.json',
+    diagnosis:
+      'transcript-sync.ts estimates the heard text from all text pushed so far vs the audio pulled so far; text runs ahead of audio, so an interrupted message keeps words never played',
+  },
+  {
+    id: 'KB2',
+    invariant: 'S7',
+    pattern: /\(interruptible\) sent a frame at \d+ ms while the user was speaking/,
+    scenario: 'scenarios/known-bugs/kb2-first-frame-over-user.json',
+    diagnosis:
+      'interruption-policy.ts pauses only a target that is already playing; the first frame of a reply that starts while the user speaks goes out (playing is set after it)',
+  },
+  {
+    id: 'KB3',
+    invariant: 'S9',
+    pattern: /was interrupted \(user_turn\) after \d+ ms of speech and \d+ word\(s\)/,
+    scenario: 'scenarios/known-bugs/kb3-empty-commit-interrupts.json',
+    diagnosis:
+      'interruption-policy.ts keeps the word count of the previous turn (reset only on VAD start of speech); an empty committed turn (manual commit) then cuts the reply',
+  },
+  {
+    id: 'KB4',
+    invariant: 'S1',
+    pattern: /agentState is "speaking" \d+ ms after speech_\d+ was interrupted/,
+    scenario: 'scenarios/known-bugs/kb4-speaking-after-interrupt.json',
+    diagnosis:
+      'session-runtime.ts computeState reports "speaking" for an interrupted speech until its sink reports the cut (up to interruptedPlayoutTimeout with a silent sink)',
+  },
+  {
+    id: 'KB5',
+    invariant: 'L10',
+    pattern: /waitForPlayout\(\) resolved at \d+ ms while its audio was still playing/,
+    scenario: 'scenarios/known-bugs/kb5-watchdog-counts-paused-time.json',
+    diagnosis:
+      'speech-playout.ts gives a slow-reporting sink sentMs + slack from the flush, counting time spent paused when the pause ended before the deadline: playout is declared over (and an audio_output error raised) while the tail still plays',
+  },
+];
