@@ -1,0 +1,89 @@
+import {
+  Agent,
+  AgentSession,
+  AudioFrame,
+  defineAgent,
+  type LLM,
+  type LLMStreamPart,
+  type STT,
+  STTStreamAdapter,
+  type SynthesizedAudio,
+  type TTS,
+  TTSStreamAdapter,
+  type TTSStream,
+  type VAD,
+} from '@voxwire/agents';
+
+/**
+ * A deterministic, offline agent for transport tests: the real VAD it is given, an "STT" that reports
+ * how long the utterance was, an LLM that always says `reply`, and a TTS that hums for `msPerChar` per
+ * character (a 220 Hz tone with a syllable-like envelope, so the page has real samples to play).
+ */
+export function fixtureAgent(options: { vad: () => VAD; reply: string; msPerChar?: number }) {
+  return defineAgent({
+    async entry(ctx) {
+      const vad = options.vad();
+      const recognizer: STT = {
+        label: 'fixture.stt',
+        capabilities: { streaming: false, interimResults: false },
+        stream: () => {
+          throw new Error('use the stream adapter');
+        },
+        recognize: async (frames) => {
+          const ms = frames.reduce((total, f) => total + f.durationMs, 0);
+          return { type: 'final_transcript', alternatives: [{ text: `(${(ms / 1000).toFixed(1)} s of speech)` }] };
+        },
+      };
+      const session = new AgentSession({
+        vad,
+        stt: new STTStreamAdapter(recognizer, vad),
+        llm: replyLLM(options.reply),
+        tts: humTTS(options.msPerChar ?? 60),
+        turnHandling: { minEndpointingDelay: 400, resumeFalseInterruption: false },
+      });
+      await session.start({ agent: new Agent({ instructions: 'test' }), ...ctx.connect(session) });
+      ctx.notify('fixture agent ready');
+    },
+  });
+}
+
+function replyLLM(reply: string): LLM {
+  return {
+    label: 'fixture.llm',
+    model: 'fixed',
+    capabilities: { toolCalls: false },
+    async *chat(): AsyncIterable<LLMStreamPart> {
+      for (const word of reply.split(/(?<= )/u)) yield { type: 'text_delta', text: word };
+      yield { type: 'finish', reason: 'stop' };
+    },
+  };
+}
+
+function humTTS(msPerChar: number): TTS {
+  const sampleRate = 24000;
+  const tts: TTS = {
+    label: 'fixture.tts',
+    sampleRate,
+    numChannels: 1,
+    capabilities: { streaming: false },
+    async *synthesize(text, opts): AsyncIterable<SynthesizedAudio> {
+      const total = Math.round((text.length * msPerChar * sampleRate) / 1000);
+      const chunk = sampleRate / 10;
+      for (let start = 0; start < total; start += chunk) {
+        if (opts?.signal?.aborted) return;
+        const n = Math.min(chunk, total - start);
+        const data = new Int16Array(n);
+        for (let i = 0; i < n; i++) {
+          const t = (start + i) / sampleRate;
+          const envelope = 0.5 + 0.5 * Math.sin(2 * Math.PI * 4 * t);
+          data[i] = Math.round(8000 * envelope * Math.sin(2 * Math.PI * 220 * t));
+        }
+        yield { frame: new AudioFrame(data, sampleRate, 1, n), segmentId: 'hum', final: start + n >= total };
+      }
+    },
+    stream(opts): TTSStream {
+      return new TTSStreamAdapter(tts).stream(opts);
+    },
+  };
+  return tts;
+}
