@@ -162,7 +162,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
     clock,
     ttfbMs: j(scenario.tts?.ttfbMs, 200),
     msPerChar: config.tts.msPerChar,
-    frameMs: scenario.tts?.frameMs ?? 20,
+    frameMs: scenario.tts?.frameMs ?? 40,
     realtimeFactor: scenario.tts?.realtimeFactor ?? 0.2,
     streaming: scenario.tts?.streaming ?? true,
     ...(scenario.tts?.failOn ? { failOn: scenario.tts.failOn } : {}),

@@ -354,13 +354,17 @@ export function checkS9(m: LogModel, report: Report): void {
   const th = m.config.turnHandling;
   const minWords = Math.max(1, th.minInterruptionWords);
   const slack = eps(m);
+  const seenTurns = new Set<string>();
+  const firstCommits = m.entries('user_turn_committed').filter(({ entry }) => {
+    if (seenTurns.has(entry.turnId)) return false;
+    seenTurns.add(entry.turnId);
+    return true;
+  });
   for (const { index, entry } of m.entries('speech_interrupted')) {
     if (!USER_REASONS.has(entry.reason)) continue;
     const spokenMs = m.voicedMsAt(entry.atMs);
-    const lastCommit = m
-      .entries('user_turn_committed')
-      .filter(({ index: i }) => i < index)
-      .pop();
+    // A late final re-commits its turn under the same id: the turn began at its first commit.
+    const lastCommit = firstCommits.filter(({ index: i }) => i < index).pop();
     const since = Math.min(lastCommit?.index ?? -1, index);
     // The words heard since the last commit: its finals plus the latest interim.
     const finals: string[] = [];

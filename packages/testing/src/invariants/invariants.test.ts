@@ -1,0 +1,564 @@
+import { describe, expect, it } from 'vitest';
+import type { LogEntry } from '../log.js';
+import { checkInvariants, INVARIANTS, type InvariantId } from './index.js';
+import { LogBuilder } from './log-builder.js';
+
+/** Each invariant gets a log that breaks it and a near-identical one that keeps it. */
+const CASES: Record<InvariantId, { broken: () => LogEntry[]; kept: () => LogEntry[] }> = {
+  L1: {
+    broken: () =>
+      new LogBuilder()
+        .at(1000)
+        .sim('user_speech_start', { segment: 0, transcript: 'hello', endMs: 2000 })
+        .at(1100)
+        .userState('speaking')
+        .at(2000)
+        .sim('user_speech_end', { segment: 0 })
+        .at(4000)
+        .end(),
+    kept: () =>
+      new LogBuilder()
+        .at(1000)
+        .sim('user_speech_start', { segment: 0, transcript: 'hello', endMs: 2000 })
+        .at(1100)
+        .userState('speaking')
+        .at(2000)
+        .sim('user_speech_end', { segment: 0 })
+        .at(2500)
+        .userState('listening')
+        .at(4000)
+        .end(),
+  },
+  L2: {
+    broken: () =>
+      new LogBuilder()
+        .speech('speech_1')
+        .at(1000)
+        .trace('speech_interrupted', { speechId: 'speech_1', reason: 'api' })
+        .at(5000)
+        .end(),
+    kept: () =>
+      new LogBuilder()
+        .speech('speech_1')
+        .at(1000)
+        .trace('speech_interrupted', { speechId: 'speech_1', reason: 'api' })
+        .at(1200)
+        .trace('speech_done', { speechId: 'speech_1', outcome: 'interrupted' })
+        .at(5000)
+        .end(),
+  },
+  L3: {
+    broken: () =>
+      new LogBuilder()
+        .event('speech_created', { speechId: 'speech_1', source: 'say', allowInterruptions: true })
+        .at(100)
+        .trace('speech_queued', { speechId: 'speech_1', priority: 5 })
+        .at(1000)
+        .trace('speech_done', { speechId: 'speech_1', outcome: 'played' })
+        .at(2000)
+        .end(),
+    kept: () =>
+      new LogBuilder()
+        .event('speech_created', { speechId: 'speech_1', source: 'say', allowInterruptions: true })
+        .at(100)
+        .trace('speech_queued', { speechId: 'speech_1', priority: 5 })
+        .trace('speech_authorized', { speechId: 'speech_1', step: 1 })
+        .at(1000)
+        .trace('speech_released', { speechId: 'speech_1', step: 1 })
+        .trace('speech_done', { speechId: 'speech_1', outcome: 'played' })
+        .at(2000)
+        .end(),
+  },
+  L4: {
+    broken: () =>
+      new LogBuilder()
+        .at(1000)
+        .trace('endpointing_started', { lastSpeechMs: 500, minDelayMs: 500, maxDelayMs: 6000 })
+        .at(8000)
+        .end(),
+    kept: () =>
+      new LogBuilder()
+        .at(1000)
+        .trace('endpointing_started', { lastSpeechMs: 500, minDelayMs: 500, maxDelayMs: 6000 })
+        .trace('user_turn_committed', { turnId: 'turn_1', transcript: 'hi', lastSpeechMs: 500 })
+        .at(8000)
+        .end(),
+  },
+  L5: {
+    broken: () =>
+      new LogBuilder()
+        .at(1000)
+        .trace('user_turn_committed', { turnId: 'turn_1', transcript: 'hi', lastSpeechMs: 500 })
+        .at(5000)
+        .end(),
+    kept: () =>
+      new LogBuilder()
+        .at(1000)
+        .trace('user_turn_committed', { turnId: 'turn_1', transcript: 'hi', lastSpeechMs: 500 })
+        .trace('user_turn_skipped', { turnId: 'turn_1', reason: 'stop_response' })
+        .at(5000)
+        .end(),
+  },
+  L6: {
+    broken: () =>
+      new LogBuilder()
+        .speech('speech_1')
+        .at(1000)
+        .userState('speaking')
+        .trace('speech_paused', { speechId: 'speech_1' })
+        .at(1500)
+        .userState('listening')
+        .at(9000)
+        .end(),
+    kept: () =>
+      new LogBuilder()
+        .speech('speech_1')
+        .at(1000)
+        .userState('speaking')
+        .trace('speech_paused', { speechId: 'speech_1' })
+        .at(1500)
+        .userState('listening')
+        .at(3500)
+        .event('agent_false_interruption', { speechId: 'speech_1', resumed: true })
+        .trace('speech_resumed', { speechId: 'speech_1', falseInterruption: true })
+        .at(9000)
+        .end(),
+  },
+  L7: {
+    broken: () => new LogBuilder().at(1000).trace('close_requested', { reason: 'bye' }).at(10000).end(),
+    kept: () =>
+      new LogBuilder()
+        .at(1000)
+        .trace('close_requested', { reason: 'bye' })
+        .at(1100)
+        .event('close', { reason: 'bye' })
+        .at(10000)
+        .end(),
+  },
+  L8: {
+    broken: () =>
+      new LogBuilder()
+        .at(1000)
+        .event('conversation_item_added', {
+          item: {
+            type: 'function_call',
+            id: 'fnc_1',
+            callId: 'call_1',
+            name: 'lookup',
+            arguments: '{}',
+            createdAtMs: 1000,
+          },
+        })
+        .at(2000)
+        .end(),
+    kept: () =>
+      new LogBuilder()
+        .at(1000)
+        .event('conversation_item_added', {
+          item: {
+            type: 'function_call',
+            id: 'fnc_1',
+            callId: 'call_1',
+            name: 'lookup',
+            arguments: '{}',
+            createdAtMs: 1000,
+          },
+        })
+        .event('conversation_item_added', {
+          item: {
+            type: 'function_call_output',
+            id: 'out_1',
+            callId: 'call_1',
+            name: 'lookup',
+            output: 'ok',
+            isError: false,
+            createdAtMs: 1000,
+          },
+        })
+        .at(2000)
+        .end(),
+  },
+  L9: {
+    broken: () =>
+      new LogBuilder()
+        .at(2100)
+        .trace('user_turn_committed', { turnId: 'turn_1', transcript: 'hi', lastSpeechMs: 2000 })
+        .trace('user_turn_skipped', { turnId: 'turn_1', reason: 'x' })
+        .at(3000)
+        .end(),
+    kept: () =>
+      new LogBuilder()
+        .at(2500)
+        .trace('user_turn_committed', { turnId: 'turn_1', transcript: 'hi', lastSpeechMs: 2000 })
+        .trace('user_turn_skipped', { turnId: 'turn_1', reason: 'x' })
+        .at(3000)
+        .end(),
+  },
+  L10: {
+    broken: () =>
+      new LogBuilder()
+        .speech('speech_1')
+        .agentState('speaking')
+        .at(1000)
+        .frames('speech_1', 3)
+        .at(1100)
+        .sim('playout_waited', { speechId: 'speech_1', outcome: 'played' })
+        .at(1300)
+        .sim('output_audio_end', { positionMs: 60, interrupted: false, speechId: 'speech_1' })
+        .at(2000)
+        .end(),
+    kept: () =>
+      new LogBuilder()
+        .speech('speech_1')
+        .agentState('speaking')
+        .at(1000)
+        .frames('speech_1', 3)
+        .at(1080)
+        .sim('output_audio_end', { positionMs: 60, interrupted: false, speechId: 'speech_1' })
+        .at(1100)
+        .sim('playout_waited', { speechId: 'speech_1', outcome: 'played' })
+        .at(2000)
+        .end(),
+  },
+  S1: {
+    broken: () =>
+      new LogBuilder()
+        .speech('speech_1')
+        .agentState('thinking')
+        .at(1000)
+        .frames('speech_1', 2)
+        .at(2000)
+        .end(),
+    kept: () =>
+      new LogBuilder()
+        .speech('speech_1')
+        .agentState('thinking')
+        .at(1000)
+        .frames('speech_1', 1)
+        .agentState('speaking', 'thinking')
+        .frames('speech_1', 1)
+        .at(2000)
+        .end(),
+  },
+  S2: {
+    broken: () =>
+      new LogBuilder()
+        .speech('speech_1')
+        .agentState('speaking')
+        .at(1000)
+        .frames('speech_1', 1)
+        .trace('speech_interrupted', { speechId: 'speech_1', reason: 'api' })
+        .sim('output_audio_end', { positionMs: 20, interrupted: true, speechId: 'speech_1' })
+        .at(1040)
+        .frames('speech_1', 1)
+        .at(2000)
+        .end(),
+    kept: () =>
+      new LogBuilder()
+        .speech('speech_1')
+        .agentState('speaking')
+        .at(1000)
+        .frames('speech_1', 1)
+        .trace('speech_interrupted', { speechId: 'speech_1', reason: 'api' })
+        .sim('output_audio_end', { positionMs: 20, interrupted: true, speechId: 'speech_1' })
+        .at(2000)
+        .end(),
+  },
+  S3: {
+    broken: () =>
+      new LogBuilder()
+        .speech('speech_1', { allowInterruptions: false })
+        .at(1000)
+        .trace('speech_interrupted', { speechId: 'speech_1', reason: 'user_speech' })
+        .at(2000)
+        .end(),
+    kept: () =>
+      new LogBuilder()
+        .speech('speech_1', { allowInterruptions: false })
+        .at(1000)
+        .trace('speech_interrupted', { speechId: 'speech_1', reason: 'forced' })
+        .at(2000)
+        .end(),
+  },
+  S4: {
+    broken: () =>
+      new LogBuilder()
+        .speech('speech_1')
+        .at(1000)
+        .trace('interruption_hold', { speechId: 'speech_1', holds: 1 })
+        .trace('task_started', { taskId: 'task_1', parentSpeechId: 'speech_1' })
+        .at(1500)
+        .trace('speech_interrupted', { speechId: 'speech_1', reason: 'user_speech' })
+        .at(2000)
+        .trace('task_finished', { taskId: 'task_1', outcome: 'completed' })
+        .trace('interruption_hold', { speechId: 'speech_1', holds: 0 })
+        .at(3000)
+        .end(),
+    kept: () =>
+      new LogBuilder()
+        .speech('speech_1')
+        .at(1000)
+        .trace('interruption_hold', { speechId: 'speech_1', holds: 1 })
+        .trace('task_started', { taskId: 'task_1', parentSpeechId: 'speech_1' })
+        .at(2000)
+        .trace('task_finished', { taskId: 'task_1', outcome: 'completed' })
+        .trace('interruption_hold', { speechId: 'speech_1', holds: 0 })
+        .at(2500)
+        .trace('speech_interrupted', { speechId: 'speech_1', reason: 'user_speech' })
+        .at(3000)
+        .end(),
+  },
+  S5: {
+    broken: () => {
+      const call = {
+        type: 'function_call',
+        id: 'fnc_1',
+        callId: 'call_1',
+        name: 'lookup',
+        arguments: '{}',
+        createdAtMs: 1000,
+      };
+      const out = {
+        type: 'function_call_output',
+        id: 'out_1',
+        callId: 'call_1',
+        name: 'lookup',
+        output: 'ok',
+        isError: false,
+        createdAtMs: 1000,
+      };
+      return new LogBuilder()
+        .at(1000)
+        .event('conversation_item_added', { item: call })
+        .event('conversation_item_added', { item: out })
+        .event('conversation_item_added', { item: call })
+        .at(2000)
+        .end();
+    },
+    kept: () => {
+      const call = {
+        type: 'function_call',
+        id: 'fnc_1',
+        callId: 'call_1',
+        name: 'lookup',
+        arguments: '{}',
+        createdAtMs: 1000,
+      };
+      const out = {
+        type: 'function_call_output',
+        id: 'out_1',
+        callId: 'call_1',
+        name: 'lookup',
+        output: 'ok',
+        isError: false,
+        createdAtMs: 1000,
+      };
+      return new LogBuilder()
+        .at(1000)
+        .event('conversation_item_added', { item: call })
+        .event('conversation_item_added', { item: out })
+        .at(2000)
+        .end();
+    },
+  },
+  S6: {
+    broken: () =>
+      new LogBuilder()
+        .agentState('speaking')
+        .at(1000)
+        .speech('speech_1', { source: 'user_turn', turnId: 'turn_1' })
+        .frames('speech_1', 2)
+        .trace('speech_released', { speechId: 'speech_1', step: 1 })
+        .at(2000)
+        .speech('speech_2', { source: 'user_turn', turnId: 'turn_1' })
+        .frames('speech_2', 2)
+        .at(3000)
+        .end(),
+    kept: () =>
+      new LogBuilder()
+        .agentState('speaking')
+        .at(1000)
+        .speech('speech_1', { source: 'user_turn', turnId: 'turn_1' })
+        .frames('speech_1', 2)
+        .trace('speech_released', { speechId: 'speech_1', step: 1 })
+        .at(2000)
+        .speech('speech_2', { source: 'user_turn', turnId: 'turn_2' })
+        .frames('speech_2', 2)
+        .at(3000)
+        .end(),
+  },
+  S7: {
+    broken: () =>
+      new LogBuilder()
+        .speech('speech_1')
+        .agentState('speaking')
+        .at(1000)
+        .userState('speaking')
+        .at(1100)
+        .frames('speech_1', 2)
+        .at(2000)
+        .end(),
+    kept: () =>
+      new LogBuilder()
+        .speech('speech_1', { allowInterruptions: false })
+        .agentState('speaking')
+        .at(1000)
+        .userState('speaking')
+        .at(1100)
+        .frames('speech_1', 2)
+        .at(2000)
+        .end(),
+  },
+  S8: {
+    broken: () =>
+      new LogBuilder()
+        .at(1000)
+        .userState('away', 'listening')
+        .at(1500)
+        .trace('tool_started', { speechId: 'speech_1', callId: 'call_1', name: 'lookup' })
+        .at(1600)
+        .userState('listening', 'away')
+        .at(2000)
+        .trace('tool_finished', { speechId: 'speech_1', callId: 'call_1', name: 'lookup', outcome: 'ok' })
+        .at(3000)
+        .end(),
+    kept: () =>
+      new LogBuilder()
+        .at(1000)
+        .userState('away', 'listening')
+        .at(1500)
+        .userState('listening', 'away')
+        .trace('tool_started', { speechId: 'speech_1', callId: 'call_1', name: 'lookup' })
+        .at(2000)
+        .trace('tool_finished', { speechId: 'speech_1', callId: 'call_1', name: 'lookup', outcome: 'ok' })
+        .at(3000)
+        .end(),
+  },
+  S9: {
+    broken: () =>
+      new LogBuilder()
+        .speech('speech_1')
+        .at(1000)
+        .sim('user_speech_start', { segment: 0, transcript: 'hmm', endMs: 2000 })
+        .at(1100)
+        .trace('speech_interrupted', {
+          speechId: 'speech_1',
+          reason: 'user_speech',
+          userSpeechMs: 100,
+          userWords: 0,
+        })
+        .at(3000)
+        .end(),
+    kept: () =>
+      new LogBuilder()
+        .speech('speech_1')
+        .at(1000)
+        .sim('user_speech_start', { segment: 0, transcript: 'hmm', endMs: 2000 })
+        .at(1600)
+        .trace('speech_interrupted', {
+          speechId: 'speech_1',
+          reason: 'user_speech',
+          userSpeechMs: 600,
+          userWords: 0,
+        })
+        .at(3000)
+        .end(),
+  },
+  S10: {
+    broken: () =>
+      new LogBuilder()
+        .speech('speech_1')
+        .at(1000)
+        .trace('speech_paused', { speechId: 'speech_1' })
+        .at(3000)
+        .trace('speech_resumed', { speechId: 'speech_1', falseInterruption: true })
+        .at(4000)
+        .end(),
+    kept: () =>
+      new LogBuilder()
+        .speech('speech_1')
+        .at(1000)
+        .trace('speech_paused', { speechId: 'speech_1' })
+        .at(3000)
+        .event('agent_false_interruption', { speechId: 'speech_1', resumed: true })
+        .trace('speech_resumed', { speechId: 'speech_1', falseInterruption: true })
+        .at(4000)
+        .end(),
+  },
+  S11: {
+    broken: () =>
+      new LogBuilder()
+        .speech('speech_1')
+        .at(1000)
+        .event('error', {
+          source: 'session',
+          recoverable: true,
+          error: { name: 'TypeError', message: 'x is not a function' },
+        })
+        .trace('speech_done', {
+          speechId: 'speech_1',
+          outcome: 'failed',
+          error: 'TypeError: x is not a function',
+        })
+        .at(2000)
+        .end(),
+    kept: () =>
+      new LogBuilder()
+        .speech('speech_1')
+        .at(900)
+        .sim('llm_error', { message: 'LLM connection dropped' })
+        .at(1000)
+        .event('error', {
+          source: 'llm',
+          recoverable: true,
+          error: { name: 'APIConnectionError', message: 'LLM connection dropped' },
+        })
+        .trace('speech_done', { speechId: 'speech_1', outcome: 'failed', error: 'APIConnectionError' })
+        .at(2000)
+        .end(),
+  },
+  S12: {
+    broken: () =>
+      new LogBuilder()
+        .speech('speech_1')
+        .agentState('speaking')
+        .at(1000)
+        .frames('speech_1', 1)
+        .sim('output_overrun', { aheadMs: 900, speechId: 'speech_1' })
+        .at(2000)
+        .end(),
+    kept: () =>
+      new LogBuilder()
+        .speech('speech_1')
+        .agentState('speaking')
+        .at(1000)
+        .frames('speech_1', 2)
+        .at(2000)
+        .end(),
+  },
+};
+
+describe('checkInvariants', () => {
+  it('has a case for every invariant of INVARIANTS.md', () => {
+    expect(Object.keys(CASES).sort()).toEqual(Object.keys(INVARIANTS).sort());
+  });
+
+  for (const id of Object.keys(CASES) as InvariantId[]) {
+    it(`${id} fails on a log that breaks it: ${INVARIANTS[id]}`, () => {
+      const violations = checkInvariants(CASES[id].broken(), { only: [id] });
+      expect(violations.length).toBeGreaterThan(0);
+      expect(violations.every((v) => v.id === id)).toBe(true);
+      expect(violations[0]!.message).not.toBe('');
+    });
+
+    it(`${id} passes on the same log kept correct`, () => {
+      expect(checkInvariants(CASES[id].kept(), { only: [id] })).toEqual([]);
+    });
+  }
+
+  it('points at the offending entries', () => {
+    const log = CASES.S2.broken();
+    const [violation] = checkInvariants(log, { only: ['S2'] });
+    expect(violation?.entries.map((i) => log[i]?.type)).toEqual(['speech_interrupted', 'output_frame']);
+  });
+});
