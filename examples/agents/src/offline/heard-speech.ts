@@ -1,0 +1,87 @@
+import {
+  AudioFrame,
+  AudioResampler,
+  concatenateFrames,
+  type SpeechAlternative,
+  type STT,
+  type STTCapabilities,
+  type STTStream,
+  type STTStreamOptions,
+  STTStreamAdapter,
+  toMono,
+  type VAD,
+} from '@voxwire/agents';
+
+/** Rate the remembered utterance is kept at: enough for a voice, small in memory. */
+const KEEP_RATE = 16000;
+/** Longest utterance remembered for playback. */
+const KEEP_MAX_MS = 15_000;
+
+/**
+ * The offline stand-in for speech-to-text: no recognizer can be had without a key or a model, so each
+ * utterance the VAD cuts is "transcribed" as its length, e.g. `(1.4 s of speech)`, and the latest one
+ * is remembered so a `ReplayTTS` can play it back.
+ */
+export class HeardSpeech implements STT {
+  readonly label = 'offline.heard-speech';
+  readonly capabilities: STTCapabilities = { streaming: true, interimResults: false, speechEvents: true };
+  private last: AudioFrame | undefined;
+  private readonly adapter: STTStreamAdapter;
+
+  constructor(vad: VAD) {
+    const recognizer: STT = {
+      label: this.label,
+      capabilities: { streaming: false, interimResults: false },
+      stream: () => {
+        throw new Error('HeardSpeech streams through its adapter');
+      },
+      recognize: async (frames) => this.recognizeFrames(frames),
+    };
+    this.adapter = new STTStreamAdapter(recognizer, vad);
+  }
+
+  /** The last utterance heard, mono at 16 kHz, or undefined before the first one. */
+  get lastUtterance(): AudioFrame | undefined {
+    return this.last;
+  }
+
+  stream(options?: STTStreamOptions): STTStream {
+    return this.adapter.stream(options);
+  }
+
+  async recognize(
+    frames: AudioFrame[],
+  ): Promise<{ type: 'final_transcript'; alternatives: SpeechAlternative[] }> {
+    return this.recognizeFrames(frames);
+  }
+
+  private recognizeFrames(frames: AudioFrame[]): {
+    type: 'final_transcript';
+    alternatives: SpeechAlternative[];
+  } {
+    const ms = frames.reduce((total, frame) => total + frame.durationMs, 0);
+    if (frames.length > 0) this.remember(frames);
+    return { type: 'final_transcript', alternatives: [{ text: describeSpeech(ms) }] };
+  }
+
+  private remember(frames: AudioFrame[]): void {
+    const mono = toMono(concatenateFrames(frames));
+    const resampler = new AudioResampler(mono.sampleRate, KEEP_RATE);
+    const kept = concatenateFrames([...resampler.push(mono), ...resampler.flush()]);
+    const maxSamples = (KEEP_MAX_MS * KEEP_RATE) / 1000;
+    this.last =
+      kept.samplesPerChannel > maxSamples
+        ? new AudioFrame(kept.data.slice(0, maxSamples), KEEP_RATE, 1, maxSamples)
+        : kept;
+  }
+}
+
+export function describeSpeech(ms: number): string {
+  return `(${(ms / 1000).toFixed(1)} s of speech)`;
+}
+
+/** Reads back the length from a `describeSpeech()` text, or undefined for any other text. */
+export function heardSeconds(text: string): number | undefined {
+  const match = /^\((\d+(?:\.\d+)?) s of speech\)$/u.exec(text.trim());
+  return match ? Number(match[1]) : undefined;
+}

@@ -1,0 +1,121 @@
+import type { LLM, NoticeLevel, STT, TTS, TurnHandlingOptions, VAD } from '@voxwire/agents';
+import { EspeakTTS } from '@voxwire/plugin-espeak';
+import * as openai from '@voxwire/plugin-openai';
+import { HeardSpeech } from './offline/heard-speech.js';
+import { OfflineLLM } from './offline/offline-llm.js';
+import { ReplayTTS } from './offline/replay-tts.js';
+
+export interface Providers {
+  stt: STT;
+  llm: LLM;
+  tts: TTS;
+  /** True when an LLM and a speech recognizer can hold a real conversation. */
+  understands: boolean;
+  turnHandling: Partial<TurnHandlingOptions>;
+  /** What runs, and which keys would unlock more: shown on the playground page. */
+  notices: Array<{ level: NoticeLevel; message: string }>;
+}
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Picks providers from the environment, falling back to local ones so that the loop always runs:
+ * - LLM: OpenAI (`OPENAI_API_KEY`) or any OpenAI-compatible server (`OPENAI_BASE_URL`, `OPENAI_MODEL`);
+ *   else an offline stand-in that says what it heard;
+ * - STT: OpenAI with a key; else the length of each utterance (`DEEPGRAM_API_KEY` is noticed: its plugin
+ *   is coming);
+ * - TTS: OpenAI with a key; else espeak-ng when installed; else playing back what it heard
+ *   (`CARTESIA_API_KEY` is noticed: its plugin is coming).
+ */
+export async function chooseProviders(vad: VAD, env: Env = process.env): Promise<Providers> {
+  const notices: Providers['notices'] = [];
+  const key = nonEmpty(env.OPENAI_API_KEY);
+  const baseURL = nonEmpty(env.OPENAI_BASE_URL);
+  const heard = new HeardSpeech(vad);
+
+  let llm: LLM;
+  let llmName: string;
+  if (key || baseURL) {
+    const model = nonEmpty(env.OPENAI_MODEL) ?? (baseURL ? undefined : 'gpt-4.1-mini');
+    if (!model) {
+      notices.push({
+        level: 'warn',
+        message: `OPENAI_BASE_URL is set (${baseURL}) but OPENAI_MODEL is not: set it to the model your server serves (e.g. llama3.2). Using "llama3.2".`,
+      });
+    }
+    llm = new openai.LLM({ model: model ?? 'llama3.2', ...(baseURL ? { baseURL } : {}) });
+    llmName = `${model ?? 'llama3.2'}${baseURL ? ` at ${baseURL}` : ''}`;
+  } else {
+    llm = new OfflineLLM();
+    llmName = 'offline stand-in';
+  }
+
+  let stt: STT = heard;
+  let sttName = 'offline (utterance length only)';
+  if (key) {
+    stt = new openai.STT({ vad, ...(baseURL ? { baseURL } : {}) });
+    sttName = 'OpenAI transcription';
+  }
+  if (nonEmpty(env.DEEPGRAM_API_KEY)) {
+    notices.push({
+      level: 'info',
+      message: `DEEPGRAM_API_KEY is set, but @voxwire/plugin-deepgram is not released yet: using ${sttName} for speech recognition.`,
+    });
+  }
+
+  let tts: TTS;
+  let ttsName: string;
+  if (key) {
+    tts = new openai.TTS({ voice: 'alloy', ...(baseURL ? { baseURL } : {}) });
+    ttsName = 'OpenAI speech';
+  } else if (await espeakAvailable()) {
+    tts = new EspeakTTS();
+    ttsName = 'espeak-ng (local)';
+  } else {
+    tts = new ReplayTTS(heard);
+    ttsName = 'replay of what you said';
+    notices.push({
+      level: 'warn',
+      message:
+        'No local voice: espeak-ng is not installed, so the agent plays back what it heard. Install it (sudo apt-get install espeak-ng, or brew install espeak-ng) to hear it speak.',
+    });
+  }
+  if (nonEmpty(env.CARTESIA_API_KEY)) {
+    notices.push({
+      level: 'info',
+      message: `CARTESIA_API_KEY is set, but @voxwire/plugin-cartesia is not released yet: using ${ttsName} for the voice.`,
+    });
+  }
+
+  const understands = stt !== heard && !(llm instanceof OfflineLLM);
+  notices.unshift({
+    level: 'info',
+    message: understands
+      ? `Full conversation: speech recognition by ${sttName}, replies by ${llmName}, voice by ${ttsName}.`
+      : `Running offline: Silero VAD hears when you start and stop speaking, the agent takes turns and stops when you talk over it, and answers with ${ttsName}. It cannot understand words: set OPENAI_API_KEY (or OPENAI_BASE_URL for a local OpenAI-compatible server) and restart for a full conversation.`,
+  });
+  return {
+    stt,
+    llm,
+    tts,
+    understands,
+    // A recognizer that transcribes whole utterances answers after the VAD's end of speech: the turn
+    // waits long enough for its transcript (a local one is instant, a remote one takes a few hundred ms).
+    turnHandling: { minEndpointingDelay: stt === heard ? 600 : 900 },
+    notices,
+  };
+}
+
+let espeak: Promise<boolean> | undefined;
+
+function espeakAvailable(): Promise<boolean> {
+  espeak ??= EspeakTTS.check().then(
+    () => true,
+    () => false,
+  );
+  return espeak;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
