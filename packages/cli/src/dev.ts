@@ -2,7 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { type FSWatcher, watch } from 'node:fs';
 import { createServer } from 'node:net';
 import { basename, dirname, extname, relative } from 'node:path';
-import { prewarmAgent } from '@voxwire/agents';
+import { createLogger, type LogLevel, prewarmAgent } from '@voxwire/agents';
 import { startPlayground } from '@voxwire/playground';
 import { CliError } from './errors.js';
 import { loadAgentFile } from './load.js';
@@ -178,6 +178,19 @@ async function supervise(options: DevOptions, out: Output): Promise<number> {
   await restarting;
   await stop(false);
   return 0;
+}
+
+/**
+ * The page already shows notices and errors: the terminal gets warnings and worse, unless
+ * VOXWIRE_LOG_LEVEL asks for more.
+ */
+function devLogger() {
+  const level = process.env.VOXWIRE_LOG_LEVEL?.toLowerCase();
+  const known = ['debug', 'info', 'warn', 'error', 'silent'];
+  return createLogger({
+    name: 'voxwire',
+    level: known.includes(level ?? '') ? (level as LogLevel | 'silent') : 'warn',
+  });
 }
 
 /** The first port from `from` that can be bound on `host` (ten tries). */

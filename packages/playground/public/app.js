@@ -15,6 +15,8 @@ const trace = {
   inputChunksSent: 0,
 };
 window.voxwirePlayground = trace;
+/** Drops the socket as a network failure would (the page then reconnects): for tests and debugging. */
+trace.dropConnection = () => socket?.close(4000, 'dropped on purpose');
 
 function record(kind, detail = {}) {
   trace.events.push({ t: performance.now(), kind, ...detail });
@@ -207,7 +209,9 @@ function onServerMessage(m) {
       // The microphone opens once the agent can hear it, so the first words are not lost.
       if (!audio.mic && !audio.micTried) {
         audio.micTried = true;
-        startMicrophone().catch((error) => notice('error', `The microphone could not start: ${error?.message}`));
+        startMicrophone().catch((error) =>
+          notice('error', `The microphone could not start: ${error?.message}`),
+        );
       }
       break;
     case 'notice':

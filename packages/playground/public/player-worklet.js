@@ -37,6 +37,8 @@ class PlayerProcessor extends AudioWorkletProcessor {
         this.finishDrained();
         break;
       case 'clear': {
+        // A cut also ends a pause: the next segment plays as soon as it arrives.
+        this.paused = false;
         this.clearedUpTo = Math.max(this.clearedUpTo, command.segment);
         this.queue = this.queue.filter((chunk) => chunk.segment > this.clearedUpTo);
         const s = this.segments.get(command.segment);

@@ -31,7 +31,10 @@ export function fixtureAgent(options: { vad: () => VAD; reply: string; msPerChar
         },
         recognize: async (frames) => {
           const ms = frames.reduce((total, f) => total + f.durationMs, 0);
-          return { type: 'final_transcript', alternatives: [{ text: `(${(ms / 1000).toFixed(1)} s of speech)` }] };
+          return {
+            type: 'final_transcript',
+            alternatives: [{ text: `(${(ms / 1000).toFixed(1)} s of speech)` }],
+          };
         },
       };
       const session = new AgentSession({
@@ -39,7 +42,7 @@ export function fixtureAgent(options: { vad: () => VAD; reply: string; msPerChar
         stt: new STTStreamAdapter(recognizer, vad),
         llm: replyLLM(options.reply),
         tts: humTTS(options.msPerChar ?? 60),
-        turnHandling: { minEndpointingDelay: 400, resumeFalseInterruption: false },
+        turnHandling: { minEndpointingDelay: 400 },
       });
       await session.start({ agent: new Agent({ instructions: 'test' }), ...ctx.connect(session) });
       ctx.notify('fixture agent ready');
