@@ -46,4 +46,12 @@ export const KNOWN_BUGS: readonly KnownBug[] = [
     diagnosis:
       'speech-playout.ts gives a slow-reporting sink sentMs + slack from the flush, counting time spent paused when the pause ended before the deadline: playout is declared over (and an audio_output error raised) while the tail still plays',
   },
+  {
+    id: 'KB6',
+    invariant: 'S10',
+    pattern: /agent_false_interruption for speech_\d+ after it was interrupted/,
+    scenario: 'scenarios/known-bugs/kb6-false-interruption-after-api-interrupt.json',
+    diagnosis:
+      'session-runtime.ts interruptAll (session.interrupt()) cuts a paused speech without telling interruption-policy.ts, whose false-interruption timer later "resumes" the cut speech: agent_false_interruption and a resume for a speech that was interrupted',
+  },
 ];

@@ -74,7 +74,14 @@ export type SimRecord =
   | { type: 'task_await_end'; callId: string; speechId: string; taskId: string; outcome: string }
   | { type: 'task_complete'; taskId: string; result: string }
   | { type: 'playout_waited'; speechId: string; outcome: string }
-  | { type: 'handle_interrupt_call'; speechId: string; wasDone: boolean; returned: boolean; threw?: string }
+  | {
+      type: 'handle_interrupt_call';
+      speechId: string;
+      force: boolean;
+      wasDone: boolean;
+      returned: boolean;
+      threw?: string;
+    }
   | { type: 'sim_timer_error'; message: string }
   | { type: 'sim_close_timeout'; waitedMs: number }
   | { type: 'sim_pending'; what: string; detail: string }

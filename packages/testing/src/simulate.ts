@@ -329,11 +329,18 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
           const wasDone = h.done();
           try {
             const returned = h.interrupt({ force: action.force ?? false });
-            recorder.sim({ type: 'handle_interrupt_call', speechId: h.id, wasDone, returned });
+            recorder.sim({
+              type: 'handle_interrupt_call',
+              speechId: h.id,
+              force: action.force ?? false,
+              wasDone,
+              returned,
+            });
           } catch (error) {
             recorder.sim({
               type: 'handle_interrupt_call',
               speechId: h.id,
+              force: action.force ?? false,
               wasDone,
               returned: false,
               threw: errorInfo(error).message,

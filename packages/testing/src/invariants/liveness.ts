@@ -167,7 +167,8 @@ export function checkL3(m: LogModel, report: Report): void {
  */
 export function checkL4(m: LogModel, report: Report): void {
   const slack = eps(m);
-  const maxDelay = m.config.turnHandling.maxEndpointingDelay;
+  // The end of speech is known only after the VAD's min silence: a shorter max delay cannot be kept.
+  const maxDelay = Math.max(m.config.turnHandling.maxEndpointingDelay, m.config.vad.minSilenceMs);
   const ends = new Set([
     'user_turn_committed',
     'vad_start_of_speech',
@@ -380,9 +381,10 @@ export function checkL9(m: LogModel, report: Report): void {
     if (lastSpeech === undefined) continue;
     if (manual.some(({ entry: a }) => a.atMs === entry.atMs)) continue;
     const elapsed = entry.atMs - lastSpeech;
-    if (elapsed < th.minEndpointingDelay - slack || elapsed > th.maxEndpointingDelay + slack) {
+    const maxDelay = Math.max(th.maxEndpointingDelay, m.config.vad.minSilenceMs);
+    if (elapsed < th.minEndpointingDelay - slack || elapsed > maxDelay + slack) {
       report(
-        `${entry.turnId} committed ${elapsed} ms after the last speech (allowed ${th.minEndpointingDelay}..${th.maxEndpointingDelay} ms)`,
+        `${entry.turnId} committed ${elapsed} ms after the last speech (allowed ${th.minEndpointingDelay}..${maxDelay} ms)`,
         entry.atMs,
         [index],
       );

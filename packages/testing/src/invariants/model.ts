@@ -186,6 +186,10 @@ export class LogModel {
         case 'speech_interrupted':
           this.speech(entry.speechId)?.interrupts.push(index);
           break;
+        case 'handle_interrupt_call':
+          // SpeechHandle.interrupt() leaves no trace of its own: the harness's record stands in for it.
+          if (entry.returned) this.speech(entry.speechId)?.interrupts.push(index);
+          break;
         case 'speech_done':
           this.speech(entry.speechId)?.done.push(index);
           break;
@@ -239,6 +243,14 @@ export class LogModel {
     this.ended = endEntry !== undefined;
     this.endMs = endEntry?.atMs ?? log[log.length - 1]?.atMs ?? 0;
     this.closeRequestedAt = this.first('close_requested')?.atMs;
+  }
+
+  /** Why the interrupt at `index` (a trace record or a harness `handle.interrupt()` call) happened. */
+  reasonOf(index: number): string {
+    const entry = this.at(index);
+    if (entry.type === 'speech_interrupted') return entry.reason;
+    if (entry.type === 'handle_interrupt_call') return entry.force ? 'forced' : 'api';
+    return 'unknown';
   }
 
   speech(id: string): SpeechInfo | undefined {

@@ -44,6 +44,11 @@ export function checkS1(m: LogModel, report: Report): void {
       if (m.entries('output_paused').some(({ entry: p }) => p.atMs >= flushAt && p.atMs <= end)) continue;
     }
     if (deadline >= m.closeAt || deadline > m.endMs) continue;
+    // An interrupt meanwhile is judged by the rule below.
+    const cutBefore = m
+      .speech(entry.speechId ?? '')
+      ?.interrupts.some((i) => i > index && m.at(i).atMs <= deadline);
+    if (cutBefore) continue;
     const nextFrame = m.entries('output_frame').find(({ index: i }) => i > index);
     if (nextFrame && nextFrame.entry.atMs <= deadline) continue;
     if (m.agentState.at(deadline) === 'speaking') {
@@ -144,7 +149,7 @@ export function checkS3(m: LogModel, report: Report): void {
   for (const s of m.speeches.values()) {
     const index = s.interrupts[0];
     if (index === undefined) continue;
-    const entry = m.at(index) as { reason: string; atMs: number };
+    const entry = { reason: m.reasonOf(index), atMs: m.at(index).atMs };
     if (entry.reason === 'forced' || entry.reason === 'close') continue;
     if (!m.interruptibleBefore(s.id, index)) {
       const why = !s.allowInterruptions
@@ -173,7 +178,7 @@ export function checkS4(m: LogModel, report: Report): void {
     if (!parent) continue;
     const end = finished.get(entry.taskId) ?? m.log.length;
     for (const i of m.speech(parent)?.interrupts ?? []) {
-      const e = m.at(i) as { reason: string; atMs: number };
+      const e = { reason: m.reasonOf(i), atMs: m.at(i).atMs };
       if (i > index && i < end && USER_REASONS.has(e.reason)) {
         report(
           `${parent} was interrupted by the user (${e.reason}) while its tool awaited ${entry.taskId}`,
@@ -192,9 +197,10 @@ export function checkS4(m: LogModel, report: Report): void {
       ({ index: i, entry: e }) => e.callId === entry.callId && i > index && (!end || i < end.index),
     );
     if (!c) continue;
-    const reason = (m.speech(entry.speechId)?.interrupts ?? []).map(
-      (i) => (m.at(i) as { reason: string }).reason,
-    )[0];
+    // Only a cancellation that began while awaiting counts: a tool cut before it awaited is not at fault.
+    const interrupts = m.speech(entry.speechId)?.interrupts ?? [];
+    if (interrupts.some((i) => i < index)) continue;
+    const reason = interrupts.map((i) => m.reasonOf(i))[0];
     if (reason === undefined || USER_REASONS.has(reason)) {
       report(`tool call ${entry.callId} was cancelled while awaiting ${entry.taskId}`, c.entry.atMs, [
         index,
@@ -403,6 +409,7 @@ export function checkS9(m: LogModel, report: Report): void {
 /** S10: one `agent_false_interruption` per pause, and paused audio never resumes without one. */
 export function checkS10(m: LogModel, report: Report): void {
   const paused = new Map<string, { index: number; announced: number }>();
+  const cut = new Set<string>();
   m.log.forEach((entry, index) => {
     switch (entry.type) {
       case 'speech_paused':
@@ -410,24 +417,35 @@ export function checkS10(m: LogModel, report: Report): void {
         break;
       case 'agent_false_interruption': {
         const p = paused.get(entry.speechId);
-        if (!p)
+        if (cut.has(entry.speechId)) {
+          report(
+            `agent_false_interruption for ${entry.speechId} after it was interrupted (it cannot resume)`,
+            entry.atMs,
+            [index],
+          );
+        } else if (!p) {
           report(`agent_false_interruption for ${entry.speechId}, which was not paused`, entry.atMs, [index]);
-        else if (++p.announced > 1)
+        } else if (++p.announced > 1) {
           report(
             `${p.announced} agent_false_interruption events for one pause of ${entry.speechId}`,
             entry.atMs,
             [p.index, index],
           );
+        }
         break;
       }
       case 'speech_resumed': {
         const p = paused.get(entry.speechId);
-        if (p && p.announced === 0)
+        if (p && p.announced === 0) {
           report(`${entry.speechId} resumed without agent_false_interruption`, entry.atMs, [p.index, index]);
+        }
         paused.delete(entry.speechId);
         break;
       }
       case 'speech_interrupted':
+        cut.add(entry.speechId);
+        paused.delete(entry.speechId);
+        break;
       case 'speech_done':
         paused.delete(entry.speechId);
         break;
@@ -435,13 +453,13 @@ export function checkS10(m: LogModel, report: Report): void {
       case 'output_frame': {
         const id = entry.speechId;
         const p = id ? paused.get(id) : undefined;
-        if (p && p.announced === 0) {
-          report(
-            `${id}: ${entry.type === 'output_frame' ? 'a frame was sent' : 'the output resumed'} while paused, without agent_false_interruption`,
-            entry.atMs,
-            [p.index, index],
-          );
-          paused.delete(id!);
+        if (id && p && p.announced === 0) {
+          const what = entry.type === 'output_frame' ? 'a frame was sent' : 'the output resumed';
+          report(`${id}: ${what} while paused, without agent_false_interruption`, entry.atMs, [
+            p.index,
+            index,
+          ]);
+          paused.delete(id);
         }
         break;
       }
