@@ -56,6 +56,7 @@ async function serve(options: DevOptions, port: number) {
       host: options.host,
       port,
       title: basename(options.file),
+      logger: devLogger(),
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {

@@ -52,6 +52,7 @@ export class PageAudioOutput extends AudioOutputBase {
   private wake: (() => void) | undefined;
   private closed = false;
   private droppedFrames = 0;
+  private heardBeforeClose = 0;
 
   constructor(
     private readonly link: PageLink,
@@ -100,6 +101,12 @@ export class PageAudioOutput extends AudioOutputBase {
   }
 
   protected onFlush(): void {
+    if (this.closed) {
+      // The page left while this segment was being sent: it was heard up to where the page was then.
+      this.notifyPlaybackFinished({ playbackPositionMs: this.heardBeforeClose, interrupted: true });
+      this.heardBeforeClose = 0;
+      return;
+    }
     const segment = this.current;
     if (!segment) {
       // Nothing was sent since the last segment: an empty segment has finished at once.
@@ -117,10 +124,12 @@ export class PageAudioOutput extends AudioOutputBase {
     for (const segment of this.segments) {
       segment.ended = true;
       this.link.send({ type: 'clear', segment: segment.id });
-      // The page answers with the position it reached; without an answer, the clock's estimate stands.
+      // The page answers with the position it reached; without an answer, the clock's estimate of
+      // where it stopped (now) stands.
+      const estimate = this.estimateMs(segment);
       segment.finishTimer?.cancel();
       segment.finishTimer = this.clock.setTimer(this.clearReplyTimeoutMs, () =>
-        this.finish(segment, { playbackPositionMs: this.estimateMs(segment), interrupted: true }),
+        this.finish(segment, { playbackPositionMs: estimate, interrupted: true }),
       );
     }
     this.wakePacer();
@@ -159,6 +168,8 @@ export class PageAudioOutput extends AudioOutputBase {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    const open = this.current;
+    if (open) this.heardBeforeClose = this.estimateMs(open);
     for (const segment of [...this.segments]) {
       this.finish(segment, { playbackPositionMs: this.estimateMs(segment), interrupted: true });
     }

@@ -42,6 +42,12 @@ interface TraceEvent {
   [key: string]: unknown;
 }
 
+// What the page's script exposes; the callbacks passed to page.evaluate() run there.
+declare const window: {
+  voxwirePlayground: { events: TraceEvent[]; heardLatenciesMs: number[]; dropConnection(): void };
+};
+declare const navigator: { mediaDevices: { getUserMedia: () => Promise<never> } };
+
 describe.skipIf(!available && !process.env.CI)('playground in headless Chromium', () => {
   let dir: string;
   let vad: SileroVAD;
@@ -83,10 +89,7 @@ describe.skipIf(!available && !process.env.CI)('playground in headless Chromium'
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  const events = (page: Page) =>
-    page.evaluate(
-      () => (window as unknown as { voxwirePlayground: { events: TraceEvent[] } }).voxwirePlayground.events,
-    );
+  const events = (page: Page) => page.evaluate(() => window.voxwirePlayground.events);
 
   async function waitFor(
     page: Page,
@@ -151,11 +154,7 @@ describe.skipIf(!available && !process.env.CI)('playground in headless Chromium'
     expect(cut.playedMs as number).toBeGreaterThan(500);
     expect(cut.playedMs as number).toBeLessThan(8000);
 
-    const heard = await page.evaluate(
-      () =>
-        (window as unknown as { voxwirePlayground: { heardLatenciesMs: number[] } }).voxwirePlayground
-          .heardLatenciesMs,
-    );
+    const heard = await page.evaluate(() => window.voxwirePlayground.heardLatenciesMs);
     expect(heard.length).toBeGreaterThanOrEqual(1);
     console.info(
       `browser test: end of user speech -> first reply sample on the page: ${heard.join(', ')} ms; ` +
@@ -206,11 +205,7 @@ describe.skipIf(!available && !process.env.CI)('playground in headless Chromium'
 
     // A dropped socket shows a notice and comes back as a new session; the server ends the old one.
     const firstJob = (await events(a)).find((e) => e.kind === 'ready')!.jobId;
-    await a.evaluate(() =>
-      (
-        window as unknown as { voxwirePlayground: { dropConnection(): void } }
-      ).voxwirePlayground.dropConnection(),
-    );
+    await a.evaluate(() => window.voxwirePlayground.dropConnection());
     await a.waitForSelector('#banner:not([hidden])', { timeout: 10_000 });
     expect(await a.textContent('#banner')).toMatch(/Connection to the agent lost/);
     await waitFor(

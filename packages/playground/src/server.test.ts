@@ -1,0 +1,145 @@
+import { Agent, AgentSession, defineAgent, type LLM, silentLogger } from '@voxwire/agents';
+import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { type Playground, startPlayground } from './server.js';
+
+const echoLLM: LLM = {
+  label: 'echo',
+  model: 'echo',
+  capabilities: { toolCalls: false },
+  async *chat({ chatCtx }) {
+    const last = chatCtx.items.at(-1);
+    const text = last?.type === 'message' ? String(last.content[0]) : '';
+    yield { type: 'text_delta', text: `echo: ${text}` };
+    yield { type: 'finish', reason: 'stop' };
+  },
+};
+
+const closed: string[] = [];
+const agent = defineAgent({
+  async entry(ctx) {
+    const session = new AgentSession({ llm: echoLLM });
+    session.on('close', (e) => closed.push(e.reason));
+    await session.start({ agent: new Agent({ instructions: '' }), ...ctx.connect(session) });
+    ctx.notify(`hello from ${ctx.transport}`);
+    if (ctx.prewarmed === 'hang up') ctx.shutdown('the agent hung up');
+  },
+});
+
+interface Client {
+  ws: WebSocket;
+  messages: Array<Record<string, unknown>>;
+  next(type: string, test?: (m: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+  closedWith: Promise<number>;
+}
+
+function connect(pg: Playground, headers: Record<string, string> = {}): Promise<Client> {
+  const ws = new WebSocket(`${pg.url.replace('http', 'ws')}ws`, { headers });
+  const messages: Array<Record<string, unknown>> = [];
+  const waiters: Array<() => void> = [];
+  ws.on('message', (data, binary) => {
+    if (binary) return;
+    messages.push(JSON.parse(String(data)));
+    for (const w of waiters.splice(0)) w();
+  });
+  const closedWith = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+  const next = (type: string, test: (m: Record<string, unknown>) => boolean = () => true) =>
+    new Promise<Record<string, unknown>>((resolve) => {
+      const look = () => {
+        const found = messages.find((m) => m.type === type && test(m));
+        if (found) resolve(found);
+        else waiters.push(look);
+      };
+      look();
+    });
+  return new Promise((resolve, reject) => {
+    ws.once('open', () => resolve({ ws, messages, next, closedWith }));
+    ws.once('error', reject);
+  });
+}
+
+let playground: Playground | undefined;
+afterEach(async () => {
+  await playground?.close();
+  playground = undefined;
+  closed.length = 0;
+});
+
+describe('playground server', () => {
+  it('serves the page and its scripts, and nothing else', async () => {
+    playground = await startPlayground({ agent, logger: silentLogger });
+    expect(playground.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    const page = await fetch(playground.url);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(await page.text()).toContain('<script type="module" src="/app.js">');
+    for (const path of ['app.js', 'capture-worklet.js', 'player-worklet.js', 'style.css']) {
+      expect((await fetch(playground.url + path)).status).toBe(200);
+    }
+    expect((await fetch(`${playground.url}../package.json`)).status).toBe(404);
+    expect((await fetch(playground.url, { method: 'POST' })).status).toBe(405);
+  });
+
+  it('runs one job per socket: notices, typed turns and replies reach only that page', async () => {
+    playground = await startPlayground({ agent, logger: silentLogger });
+    const [a, b] = [await connect(playground), await connect(playground)];
+    for (const c of [a, b]) c.ws.send(JSON.stringify({ type: 'hello', protocol: 1, sampleRate: 48000 }));
+    const ready = await a.next('ready');
+    expect(ready.outputSampleRate).toBe(48000);
+    expect((await a.next('notice')).message).toBe('hello from playground');
+    await b.next('ready');
+    expect(playground.activeSessions).toBe(2);
+    // Garbage is ignored, not fatal.
+    a.ws.send('not json');
+    a.ws.send(JSON.stringify({ type: 'playback_progress', segment: 'x' }));
+    a.ws.send(new Uint8Array(3));
+    a.ws.send(JSON.stringify({ type: 'user_text', text: 'hi there' }));
+    expect((await a.next('message', (m) => m.role === 'user')).text).toBe('hi there');
+    expect((await a.next('message', (m) => m.role === 'assistant')).text).toBe('echo: hi there');
+    expect(b.messages.filter((m) => m.type === 'message')).toEqual([]);
+    // A dropped socket ends its session; the other goes on.
+    a.ws.terminate();
+    await expect.poll(() => closed).toEqual(['the page closed']);
+    expect(playground.activeSessions).toBe(1);
+    b.ws.close();
+    await expect.poll(() => playground?.activeSessions).toBe(0);
+  });
+
+  it('refuses other origins and tabs beyond the limit', async () => {
+    playground = await startPlayground({ agent, logger: silentLogger, maxSessions: 1 });
+    await expect(connect(playground, { Origin: 'https://evil.example' })).rejects.toThrow(/403/);
+    const first = await connect(playground, { Origin: playground.url.slice(0, -1) });
+    first.ws.send(JSON.stringify({ type: 'hello', protocol: 1, sampleRate: 16000 }));
+    await first.next('ready');
+    const extra = await connect(playground);
+    expect((await extra.next('notice')).message).toMatch(/serves 1 tabs at once/);
+    expect(await extra.closedWith).toBe(4001);
+    const stale = await connect(playground);
+    await expect(stale.closedWith).resolves.toBe(4001);
+    first.ws.close();
+  });
+
+  it('rejects a page of another protocol version with a notice to reload', async () => {
+    playground = await startPlayground({ agent, logger: silentLogger });
+    const c = await connect(playground);
+    c.ws.send(JSON.stringify({ type: 'hello', protocol: 99, sampleRate: 48000 }));
+    expect((await c.next('notice')).message).toMatch(/Reload the page/);
+    expect(await c.closedWith).toBe(1000);
+  });
+
+  it('closes the page when the agent ends the job, and tells pages to reconnect on a restart', async () => {
+    playground = await startPlayground({ agent, logger: silentLogger, prewarmed: 'hang up' });
+    const c = await connect(playground);
+    c.ws.send(JSON.stringify({ type: 'hello', protocol: 1, sampleRate: 48000 }));
+    expect(await c.next('ended')).toEqual({ type: 'ended', reason: 'the agent hung up', reconnect: false });
+    expect(await c.closedWith).toBe(1000);
+    await playground.close();
+
+    playground = await startPlayground({ agent, logger: silentLogger });
+    const d = await connect(playground);
+    d.ws.send(JSON.stringify({ type: 'hello', protocol: 1, sampleRate: 48000 }));
+    await d.next('ready');
+    await playground.close({ reason: 'reloading', reconnect: true });
+    expect(await d.next('ended')).toEqual({ type: 'ended', reason: 'reloading', reconnect: true });
+    expect(closed).toEqual(['the agent hung up', 'reloading']);
+  });
+});
