@@ -32,6 +32,8 @@ export async function chooseProviders(vad: VAD, env: Env = process.env): Promise
   const key = nonEmpty(env.OPENAI_API_KEY);
   const baseURL = nonEmpty(env.OPENAI_BASE_URL);
   const heard = new HeardSpeech(vad);
+  // The environment given is the one that counts (the plugin would read process.env otherwise).
+  const clientOptions = { ...(key ? { apiKey: key } : {}), ...(baseURL ? { baseURL } : {}) };
 
   let llm: LLM;
   let llmName: string;
@@ -43,7 +45,7 @@ export async function chooseProviders(vad: VAD, env: Env = process.env): Promise
         message: `OPENAI_BASE_URL is set (${baseURL}) but OPENAI_MODEL is not: set it to the model your server serves (e.g. llama3.2). Using "llama3.2".`,
       });
     }
-    llm = new openai.LLM({ model: model ?? 'llama3.2', ...(baseURL ? { baseURL } : {}) });
+    llm = new openai.LLM({ model: model ?? 'llama3.2', ...clientOptions });
     llmName = `${model ?? 'llama3.2'}${baseURL ? ` at ${baseURL}` : ''}`;
   } else {
     llm = new OfflineLLM();
@@ -53,7 +55,7 @@ export async function chooseProviders(vad: VAD, env: Env = process.env): Promise
   let stt: STT = heard;
   let sttName = 'offline (utterance length only)';
   if (key) {
-    stt = new openai.STT({ vad, ...(baseURL ? { baseURL } : {}) });
+    stt = new openai.STT({ vad, ...clientOptions });
     sttName = 'OpenAI transcription';
   }
   if (nonEmpty(env.DEEPGRAM_API_KEY)) {
@@ -66,7 +68,7 @@ export async function chooseProviders(vad: VAD, env: Env = process.env): Promise
   let tts: TTS;
   let ttsName: string;
   if (key) {
-    tts = new openai.TTS({ voice: 'alloy', ...(baseURL ? { baseURL } : {}) });
+    tts = new openai.TTS({ voice: 'alloy', ...clientOptions });
     ttsName = 'OpenAI speech';
   } else if (await espeakAvailable()) {
     tts = new EspeakTTS();

@@ -97,7 +97,13 @@ async function serveChild(options: DevOptions): Promise<number> {
 }
 
 async function supervise(options: DevOptions, out: Output): Promise<number> {
-  const port = options.port ?? (await freePort(options.host, DEFAULT_PORT));
+  // Restarts keep one port, so open pages find the agent again: "any port" is chosen once, here.
+  const port =
+    options.port === undefined
+      ? await freePort(options.host, DEFAULT_PORT)
+      : options.port === 0
+        ? await ephemeralPort(options.host)
+        : options.port;
   const script = process.argv[1];
   if (!script) throw new CliError('Cannot find the voxwire script to run the playground');
   const args = ['dev', options.file, '--host', options.host, '--port', String(port)];
@@ -202,6 +208,17 @@ async function freePort(host: string, from: number): Promise<number> {
   throw new CliError(
     `Ports ${from}-${from + 9} on ${host} are all in use: pass --port with a free one (0 picks any).`,
   );
+}
+
+function ephemeralPort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, host, () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 function canBind(host: string, port: number): Promise<boolean> {
