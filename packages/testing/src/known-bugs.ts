@@ -54,4 +54,12 @@ export const KNOWN_BUGS: readonly KnownBug[] = [
     diagnosis:
       'session-runtime.ts interruptAll (session.interrupt()) cuts a paused speech without telling interruption-policy.ts, whose false-interruption timer later "resumes" the cut speech: agent_false_interruption and a resume for a speech that was interrupted',
   },
+  {
+    id: 'KB7',
+    invariant: 'L6',
+    pattern: /paused at \d+ ms is still unresolved \d+ ms after the user stopped/,
+    scenario: 'scenarios/known-bugs/kb7-vad-loss-rearms-false-interruption.json',
+    diagnosis:
+      'session-runtime.ts onVadLost calls interruption-policy.ts onUserSpeechEnded even when nobody was speaking; for a paused speech that re-arms the false-interruption timer, so a VAD failure after the user stopped delays the resume past the timeout',
+  },
 ];
