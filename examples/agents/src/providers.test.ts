@@ -62,3 +62,11 @@ describe('offline stand-ins', () => {
     expect(offlineReply(ctx)).toMatch(/^You typed: typed words\. .*OPENAI_API_KEY/u);
   });
 });
+
+describe('the minimal example', () => {
+  it('is an agent file the CLI can load', async () => {
+    const { isAgentDefinition } = await import('@voxwire/agents');
+    const minimal = await import('./minimal.js');
+    expect(isAgentDefinition(minimal.default)).toBe(true);
+  });
+});
