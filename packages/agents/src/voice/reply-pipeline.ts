@@ -130,7 +130,7 @@ export async function runReply(deps: ReplyDeps, handle: SpeechHandle, request: R
       // Awaited below; a playout failure must not leave this rejection unobserved.
       generation.catch(() => {});
       try {
-        const playout = await playSpeechStep(deps.playout, handle, { text, tts: deps.tts() });
+        const playout = await playSpeechStep(deps.playout, handle, { text, tts: agent.tts ?? deps.tts() });
         await generation;
         deps.addAssistantMessage(handle, playout);
       } finally {
