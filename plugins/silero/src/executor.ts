@@ -14,6 +14,7 @@ import {
   CTRL_RATE,
   CTRL_SLOTS,
   CTRL_STATUS,
+  CTRL_STEPS,
   ERROR_TEXT_BYTES,
   floatsFor,
   type ModelSampleRate,
@@ -30,8 +31,11 @@ import { BatchRunner, importOrt, openSession, type SessionSettings } from './ses
  */
 export interface InferenceExecutor {
   readonly views: BatchViews;
-  /** Resolves with the inference time in ms; rejects when the batch failed (the views are then stale). */
-  run(batch: number, rate: ModelSampleRate): Promise<number>;
+  /**
+   * Runs `steps` consecutive windows of `batch` rows. Resolves with the inference time in ms; rejects
+   * when the batch failed (the views are then stale).
+   */
+  run(batch: number, steps: number, rate: ModelSampleRate): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -53,12 +57,12 @@ export class InlineExecutor implements InferenceExecutor {
     const ort = await importOrt();
     const session = await openSession(ort, settings);
     const views = batchViews(new ArrayBuffer(floatsFor(settings.maxBatch) * 4), settings.maxBatch);
-    return new InlineExecutor(new BatchRunner(ort, session, views, settings.maxBatch), views);
+    return new InlineExecutor(new BatchRunner(ort, session, settings.maxBatch), views);
   }
 
-  async run(batch: number, rate: ModelSampleRate): Promise<number> {
+  async run(batch: number, steps: number, rate: ModelSampleRate): Promise<number> {
     const started = performance.now();
-    await this.runner.run(batch, rate);
+    await this.runner.run(this.views, batch, steps, rate);
     return performance.now() - started;
   }
 
@@ -147,11 +151,12 @@ export class WorkerExecutor implements InferenceExecutor {
     return !this.exited;
   }
 
-  run(batch: number, rate: ModelSampleRate): Promise<number> {
+  run(batch: number, steps: number, rate: ModelSampleRate): Promise<number> {
     if (this.exited) return Promise.reject(new Error('the Silero inference worker has exited'));
     const control = this.control;
     const seq = ++this.seq;
     control[CTRL_BATCH] = batch;
+    control[CTRL_STEPS] = steps;
     control[CTRL_RATE] = rate;
     control[CTRL_CMD] = CMD_RUN;
     this.worker.ref();

@@ -1,8 +1,4 @@
-/**
- * Worker entry: owns one onnxruntime session and runs the batches the pool writes into shared memory.
- * onnxruntime-node rejects SharedArrayBuffer-backed tensors, so each batch is copied into private
- * buffers bound to the session; the copies are a few KB, far cheaper than the inference.
- */
+/** Worker entry: owns one onnxruntime session and runs the batches the pool writes into shared memory. */
 import { parentPort, workerData } from 'node:worker_threads';
 import {
   batchViews,
@@ -14,14 +10,11 @@ import {
   CTRL_ERROR_LENGTH,
   CTRL_RATE,
   CTRL_STATUS,
-  contextSize,
+  CTRL_STEPS,
   ERROR_TEXT_BYTES,
-  floatsFor,
   type ModelSampleRate,
-  STATE_SIZE,
   STATUS_FAILED,
   STATUS_OK,
-  windowSize,
   type WorkerInit,
   type WorkerReply,
 } from './protocol.js';
@@ -38,20 +31,15 @@ async function main(init: WorkerInit): Promise<void> {
       intraOpThreads: init.intraOpThreads,
       forceCPU: init.forceCPU,
     });
-    const local = batchViews(new ArrayBuffer(floatsFor(init.maxBatch) * 4), init.maxBatch);
-    runner = new BatchRunner(ort, session, local, init.maxBatch);
+    runner = new BatchRunner(ort, session, init.maxBatch);
     port.postMessage({ type: 'ready' } satisfies WorkerReply);
-    await serve(init, runner, local);
+    await serve(init, runner);
   } catch (error) {
     port.postMessage({ type: 'load-error', message: messageOf(error) } satisfies WorkerReply);
   }
 }
 
-async function serve(
-  init: WorkerInit,
-  runner: BatchRunner,
-  local: ReturnType<typeof batchViews>,
-): Promise<void> {
+async function serve(init: WorkerInit, runner: BatchRunner): Promise<void> {
   const control = new Int32Array(init.control);
   const shared = batchViews(init.data, init.maxBatch);
   const timing = new Float64Array(init.timing);
@@ -69,17 +57,12 @@ async function serve(
       return;
     }
     const batch = control[CTRL_BATCH] as number;
+    const steps = control[CTRL_STEPS] as number;
     const rate = control[CTRL_RATE] as ModelSampleRate;
-    const inputLength = batch * (windowSize(rate) + contextSize(rate));
-    const stateLength = batch * STATE_SIZE;
-    copy(shared.input, local.input, inputLength);
-    copy(shared.state, local.state, stateLength);
     const started = performance.now();
     try {
-      await runner.run(batch, rate);
+      await runner.run(shared, batch, steps, rate);
       timing[0] = performance.now() - started;
-      copy(local.state, shared.state, stateLength);
-      copy(local.output, shared.output, batch);
       control[CTRL_STATUS] = STATUS_OK;
     } catch (error) {
       const written = encoder.encodeInto(messageOf(error), errorText.subarray(0, ERROR_TEXT_BYTES)).written;
@@ -89,10 +72,6 @@ async function serve(
     Atomics.store(control, CTRL_DONE_SEQ, seen);
     Atomics.notify(control, CTRL_DONE_SEQ);
   }
-}
-
-function copy(from: Float32Array, to: Float32Array, length: number): void {
-  for (let i = 0; i < length; i++) to[i] = from[i] as number;
 }
 
 void main(workerData as WorkerInit);

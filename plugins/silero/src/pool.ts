@@ -1,5 +1,5 @@
 import { type ExecutorSettings, type InferenceExecutor, InlineExecutor, WorkerExecutor } from './executor.js';
-import { contextSize, type ModelSampleRate, STATE_WIDTH, windowSize } from './protocol.js';
+import { contextSize, MAX_STEPS, type ModelSampleRate, STATE_WIDTH, windowSize } from './protocol.js';
 
 /**
  * One stream's side of the pool. Streams link themselves into the pending queue (no queue nodes are
@@ -14,9 +14,15 @@ export interface InferenceJob {
   inFlight: boolean;
   /** When the pending window was queued (performance.now()), for the batching deadline. */
   enqueuedAt: number;
-  /** Writes context + window into `target` at `offset`. */
-  fillWindow(target: Float32Array, offset: number): void;
+  /** Complete windows waiting for inference. */
+  availableWindows(): number;
+  /** Writes context + window number `step` (0 = the next window) into `target` at `offset`. */
+  fillWindow(target: Float32Array, offset: number, step: number): void;
+  /** One window's result; called for each step of a batch while `inFlight` is still true. */
   completeWindow(probability: number, inferenceMs: number): void;
+  /** The batch is over for this job (`inFlight` is false again): queue the next window or finish. */
+  resume(): void;
+  /** The batch failed; called with `inFlight` already false. */
   failWindow(error: Error): void;
 }
 
@@ -74,6 +80,7 @@ interface Slot {
   executor: InferenceExecutor | undefined;
   busy: boolean;
   count: number;
+  steps: number;
   rate: ModelSampleRate;
   readonly jobs: Array<InferenceJob | undefined>;
   readonly onDone: (inferenceMs: number) => void;
@@ -173,6 +180,7 @@ export class InferencePool {
       executor,
       busy: false,
       count: 0,
+      steps: 0,
       rate: 16000,
       jobs: new Array<InferenceJob | undefined>(this.settings.maxBatch).fill(undefined),
       onDone: (inferenceMs) => this.finish(slot, inferenceMs),
@@ -238,32 +246,44 @@ export class InferencePool {
     take = Math.min(take, this.settings.maxBatch);
     const { input, state } = executor.views;
     const row = windowSize(rate) + contextSize(rate);
+    // Streams fed faster than real time have several windows waiting; running them as consecutive
+    // steps of one command saves a thread round trip per window. Live streams have one, so steps = 1.
+    let steps = MAX_STEPS;
     for (let i = 0; i < take; i++) {
       const job = queue.shift();
       job.queued = false;
       job.inFlight = true;
       slot.jobs[i] = job;
-      job.fillWindow(input, i * row);
+      steps = Math.min(steps, job.availableWindows());
       packState(job.state, state, i, take);
+    }
+    const stepLength = take * row;
+    for (let i = 0; i < take; i++) {
+      const job = slot.jobs[i] as InferenceJob;
+      for (let step = 0; step < steps; step++) job.fillWindow(input, step * stepLength + i * row, step);
     }
     slot.busy = true;
     slot.count = take;
+    slot.steps = steps;
     slot.rate = rate;
     this.inFlight[rate] += take;
-    executor.run(take, rate).then(slot.onDone, slot.onError);
+    executor.run(take, steps, rate).then(slot.onDone, slot.onError);
   }
 
   private finish(slot: Slot, inferenceMs: number): void {
     const { output, state } = (slot.executor as InferenceExecutor).views;
     const count = slot.count;
-    const perWindowMs = inferenceMs / count;
+    const steps = slot.steps;
+    const perWindowMs = inferenceMs / (count * steps);
     this.release(slot);
     for (let i = 0; i < count; i++) {
       const job = slot.jobs[i] as InferenceJob;
       slot.jobs[i] = undefined;
-      job.inFlight = false;
       unpackState(state, job.state, i, count);
-      job.completeWindow(output[i] as number, perWindowMs);
+      for (let step = 0; step < steps; step++)
+        job.completeWindow(output[step * count + i] as number, perWindowMs);
+      job.inFlight = false;
+      job.resume();
     }
     this.dispatch();
   }

@@ -33,7 +33,14 @@ export const CTRL_BATCH = 3;
 export const CTRL_RATE = 4;
 export const CTRL_STATUS = 5;
 export const CTRL_ERROR_LENGTH = 6;
+export const CTRL_STEPS = 7;
 export const CTRL_SLOTS = 8;
+
+/**
+ * Consecutive windows of the same streams one command may carry. A stream with a backlog (audio fed
+ * faster than real time) then pays one thread round trip per this many windows instead of per window.
+ */
+export const MAX_STEPS = 8;
 
 export const CMD_RUN = 1;
 export const CMD_EXIT = 2;
@@ -47,26 +54,26 @@ export const STATUS_CRASHED = 2;
 export const ERROR_TEXT_BYTES = 2048;
 
 export interface BatchViews {
-  /** [batch, row] model input, rows packed back to back. */
+  /** [steps, batch, row] model input: step after step, rows packed back to back. */
   input: Float32Array;
-  /** [2, batch, 128] recurrent state in, replaced by the new state after a run. */
+  /** [2, batch, 128] recurrent state in, replaced by the state after the last step. */
   state: Float32Array;
-  /** [batch] speech probability per row. */
+  /** [steps, batch] speech probability per step and row. */
   output: Float32Array;
 }
 
 export function floatsFor(maxBatch: number): number {
-  return maxBatch * MAX_ROW + maxBatch * STATE_SIZE + maxBatch;
+  return MAX_STEPS * maxBatch * MAX_ROW + maxBatch * STATE_SIZE + MAX_STEPS * maxBatch;
 }
 
-/** Views over one buffer holding input, state and output for up to `maxBatch` rows. */
+/** Views over one buffer holding input, state and output for up to `maxBatch` rows and MAX_STEPS steps. */
 export function batchViews(buffer: ArrayBufferLike, maxBatch: number): BatchViews {
-  const inputLength = maxBatch * MAX_ROW;
+  const inputLength = MAX_STEPS * maxBatch * MAX_ROW;
   const stateLength = maxBatch * STATE_SIZE;
   return {
     input: new Float32Array(buffer, 0, inputLength),
     state: new Float32Array(buffer, inputLength * 4, stateLength),
-    output: new Float32Array(buffer, (inputLength + stateLength) * 4, maxBatch),
+    output: new Float32Array(buffer, (inputLength + stateLength) * 4, MAX_STEPS * maxBatch),
   };
 }
 

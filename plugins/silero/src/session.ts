@@ -2,6 +2,7 @@ import type * as Ort from 'onnxruntime-node';
 import {
   type BatchViews,
   contextSize,
+  MAX_ROW,
   type ModelSampleRate,
   STATE_SIZE,
   STATE_WIDTH,
@@ -71,39 +72,57 @@ export async function openSession(ort: OrtModule, settings: SessionSettings): Pr
 interface BoundRun {
   feeds: Record<string, Ort.Tensor>;
   fetches: Record<string, Ort.Tensor>;
-  stateOut: Float32Array;
 }
 
 /**
- * Runs batches whose inputs sit in fixed buffers. Tensors are bound once per (rate, batch size) to
- * views of those buffers, and outputs are pre-allocated, so a run allocates nothing of ours.
+ * Runs batches held in `BatchViews` (which may be shared memory: onnxruntime-node refuses
+ * SharedArrayBuffer tensors, so each step is copied into private buffers, a few KB). Tensors are bound
+ * once per (rate, batch size) and outputs are pre-allocated, so a run allocates nothing of ours.
  */
 export class BatchRunner {
   private readonly bound = new Map<number, BoundRun>();
+  private readonly input: Float32Array;
+  private readonly state: Float32Array;
   private readonly stateOut: Float32Array;
+  private readonly output: Float32Array;
   private readonly srTensors: Record<ModelSampleRate, Ort.Tensor>;
 
   constructor(
     private readonly ort: OrtModule,
     private readonly session: Ort.InferenceSession,
-    private readonly views: BatchViews,
     private readonly maxBatch: number,
   ) {
+    this.input = new Float32Array(maxBatch * MAX_ROW);
+    this.state = new Float32Array(maxBatch * STATE_SIZE);
     this.stateOut = new Float32Array(maxBatch * STATE_SIZE);
+    this.output = new Float32Array(maxBatch);
     this.srTensors = {
       8000: new ort.Tensor('int64', BigInt64Array.from([8000n]), []),
       16000: new ort.Tensor('int64', BigInt64Array.from([16000n]), []),
     };
   }
 
-  /** Runs `batch` rows at `rate`; afterwards `views.state` holds the new states, `views.output` the probabilities. */
-  async run(batch: number, rate: ModelSampleRate): Promise<void> {
+  /**
+   * Runs `steps` consecutive windows of `batch` rows at `rate`, carrying each row's state from step to
+   * step. Afterwards `views.state` holds the final states and `views.output` the probabilities.
+   */
+  async run(views: BatchViews, batch: number, steps: number, rate: ModelSampleRate): Promise<void> {
     if (batch < 1 || batch > this.maxBatch)
       throw new RangeError(`batch ${batch} outside 1..${this.maxBatch}`);
     const run = this.bind(batch, rate);
-    await this.session.run(run.feeds, run.fetches);
-    // Inputs and outputs may not alias in onnxruntime, hence the second buffer and this copy.
-    this.views.state.set(run.stateOut);
+    const rowsLength = batch * (windowSize(rate) + contextSize(rate));
+    const stateLength = batch * STATE_SIZE;
+    copy(views.state, 0, this.state, stateLength);
+    for (let step = 0; step < steps; step++) {
+      copy(views.input, step * rowsLength, this.input, rowsLength);
+      await this.session.run(run.feeds, run.fetches);
+      // Inputs and outputs may not alias in onnxruntime, hence the second state buffer.
+      copy(this.stateOut, 0, this.state, stateLength);
+      const out = views.output;
+      const at = step * batch;
+      for (let i = 0; i < batch; i++) out[at + i] = this.output[i] as number;
+    }
+    copy(this.state, 0, views.state, stateLength);
   }
 
   release(): Promise<void> {
@@ -116,26 +135,24 @@ export class BatchRunner {
     if (run) return run;
     const row = windowSize(rate) + contextSize(rate);
     const { Tensor } = this.ort;
-    const stateOut = this.stateOut.subarray(0, batch * STATE_SIZE);
     run = {
-      stateOut,
       feeds: {
-        input: new Tensor('float32', this.views.input.subarray(0, batch * row), [batch, row]),
-        state: new Tensor('float32', this.views.state.subarray(0, batch * STATE_SIZE), [
-          2,
-          batch,
-          STATE_WIDTH,
-        ]),
+        input: new Tensor('float32', this.input.subarray(0, batch * row), [batch, row]),
+        state: new Tensor('float32', this.state.subarray(0, batch * STATE_SIZE), [2, batch, STATE_WIDTH]),
         sr: this.srTensors[rate],
       },
       fetches: {
-        output: new Tensor('float32', this.views.output.subarray(0, batch), [batch, 1]),
-        stateN: new Tensor('float32', stateOut, [2, batch, STATE_WIDTH]),
+        output: new Tensor('float32', this.output.subarray(0, batch), [batch, 1]),
+        stateN: new Tensor('float32', this.stateOut.subarray(0, batch * STATE_SIZE), [2, batch, STATE_WIDTH]),
       },
     };
     this.bound.set(key, run);
     return run;
   }
+}
+
+function copy(from: Float32Array, offset: number, to: Float32Array, length: number): void {
+  for (let i = 0; i < length; i++) to[i] = from[offset + i] as number;
 }
 
 export function messageOf(error: unknown): string {

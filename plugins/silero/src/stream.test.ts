@@ -55,7 +55,7 @@ describe('windowing', () => {
     const events = await runStream(vad, framesOf({ samples, sampleRate: 8000 }, 20));
     expect(of(events, 'inference_done').map((e) => e.timestampMs)).toEqual([32, 64, 96, 128, 160, 192]);
     expect(model.calls.every((c) => c.rate === 8000)).toBe(true);
-    expect(model.calls[1]!.rows[0]!.context).toHaveLength(32);
+    expect(model.calls.flatMap((c) => c.rows)[1]!.context).toHaveLength(32);
   });
 
   it('resamples other rates and downmixes stereo', async () => {
@@ -228,13 +228,39 @@ describe('sharing the model', () => {
       expect(done).toHaveLength(12);
       for (const e of done) expect(e.probability).toBeCloseTo((i + 1) / 10, 3);
     });
-    // Every stream pushed in the same tick, so windows travel together.
+    // Every stream pushed in the same tick, so windows travel together, several steps per call.
     expect(Math.max(...model.calls.map((c) => c.batch))).toBe(8);
-    expect(model.calls.length).toBeLessThanOrEqual(14);
+    expect(model.calls.length).toBeLessThanOrEqual(4);
     for (const call of model.calls) {
-      const counters = call.rows.map((r) => r.stateCounter);
-      expect(new Set(counters).size).toBe(1); // all streams are at the same window, each row its own
+      expect(call.rows).toHaveLength(call.batch * call.steps);
+      for (let step = 0; step < call.steps; step++) {
+        const counters = call.rows
+          .slice(step * call.batch, (step + 1) * call.batch)
+          .map((r) => r.stateCounter);
+        expect(new Set(counters).size).toBe(1); // all streams are at the same window, each row its own
+      }
     }
+  });
+
+  it('runs one window per call for live streams and several for a backlog', async () => {
+    const { vad, model } = await fakeVad();
+    const stream = vad.stream();
+    const reading = (async () => {
+      for await (const _ of stream) {
+        // drain
+      }
+    })();
+    const frames = framesOf(pcm16(probabilityAudio(repeat(0.1, 40))), 32);
+    for (const frame of frames.slice(0, 4)) {
+      stream.pushFrame(frame);
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    for (const frame of frames.slice(4)) stream.pushFrame(frame);
+    stream.endInput();
+    await reading;
+    expect(model.calls.slice(0, 4).map((c) => c.steps)).toEqual([1, 1, 1, 1]);
+    expect(model.calls[4]!.steps).toBe(8);
+    expect(model.calls.reduce((n, c) => n + c.steps, 0)).toBe(40);
   });
 
   it('respects maxBatchSize', async () => {
@@ -250,7 +276,7 @@ describe('sharing the model', () => {
 describe('failures', () => {
   it('reports a failed inference, resets the stream state and carries on', async () => {
     const model = new FakeModel();
-    model.failOn.add(3);
+    model.failOn.add(1);
     const { vad } = await fakeVad({ minSilenceDurationMs: 64 }, model);
     const stream = vad.stream();
     const errors: SileroInferenceError[] = [];
@@ -259,7 +285,10 @@ describe('failures', () => {
     const reading = (async () => {
       for await (const e of stream) events.push(e);
     })();
-    for (const frame of framesOf(pcm16(probabilityAudio(repeat(0.9, 8))), 20)) stream.pushFrame(frame);
+    const frames = framesOf(pcm16(probabilityAudio(repeat(0.9, 8))), 32);
+    for (const frame of frames.slice(0, 3)) stream.pushFrame(frame);
+    await new Promise((r) => setTimeout(r, 5));
+    for (const frame of frames.slice(3)) stream.pushFrame(frame);
     stream.endInput();
     await reading;
     expect(errors).toHaveLength(1);
@@ -269,7 +298,8 @@ describe('failures', () => {
     expect(of(events, 'inference_done')).toHaveLength(8);
     expect(of(events, 'inference_done')[3]!.probability).toBe(0);
     const counters = model.calls.flatMap((c) => c.rows.map((r) => r.stateCounter));
-    expect(counters).toEqual([0, 1, 2, 0, 1, 2, 3]); // the failed call recorded no row; state reset after it
+    // Call 0 ran windows 0-2; call 1 (window 3 on) failed and recorded no row; the state restarted at 0.
+    expect(counters).toEqual([0, 1, 2, 0, 1, 2, 3]);
   });
 
   it('drops audio it cannot keep up with and says so', async () => {

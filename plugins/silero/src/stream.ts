@@ -172,9 +172,13 @@ export class SileroVADStream implements VADStream, InferenceJob {
     return this.events[Symbol.asyncIterator]();
   }
 
-  fillWindow(target: Float32Array, offset: number): void {
+  availableWindows(): number {
+    return Math.floor((this.pcm.end - this.nextWindow) / this.window);
+  }
+
+  fillWindow(target: Float32Array, offset: number, step: number): void {
     const from = this.pcm.data;
-    const start = this.pcm.indexOf(this.nextWindow - this.context);
+    const start = this.pcm.indexOf(this.nextWindow + step * this.window - this.context);
     const length = this.context + this.window;
     for (let i = 0; i < length; i++) target[offset + i] = from[start + i] as number;
   }
@@ -185,6 +189,9 @@ export class SileroVADStream implements VADStream, InferenceJob {
     this.nextWindow = start + this.window;
     this.onProbability(probability, start, inferenceMs);
     this.pcm.trimBefore(this.nextWindow - this.context);
+  }
+
+  resume(): void {
     this.schedule();
   }
 
@@ -203,6 +210,7 @@ export class SileroVADStream implements VADStream, InferenceJob {
     );
     // Counting the window as silence lets a running utterance end instead of hanging on a dead model.
     this.completeWindow(0, 0);
+    this.schedule();
   }
 
   private startInput(frame: AudioFrameLike): void {

@@ -11,6 +11,7 @@ import {
 
 export interface FakeCall {
   batch: number;
+  steps: number;
   rate: ModelSampleRate;
   /** Per row: the state counter the row arrived with, its context and its new samples. */
   rows: { stateCounter: number; context: Float32Array; window: Float32Array }[];
@@ -36,28 +37,31 @@ export class FakeModel {
     const views = batchViews(new ArrayBuffer(floatsFor(settings.maxBatch) * 4), settings.maxBatch);
     return {
       views,
-      run: async (batch, rate) => {
+      run: async (batch, steps, rate) => {
         const index = this.calls.length;
         const context = contextSize(rate);
         const window = windowSize(rate);
         const row = context + window;
-        const call: FakeCall = { batch, rate, rows: [] };
+        const call: FakeCall = { batch, steps, rate, rows: [] };
         this.calls.push(call);
         if (this.gate) await this.gate;
         if (this.failOn.has(index)) throw new Error(`fake failure ${index}`);
-        for (let i = 0; i < batch; i++) {
-          const input = views.input.subarray(i * row, (i + 1) * row);
-          const counter = views.state[i * STATE_WIDTH] as number;
-          call.rows.push({
-            stateCounter: counter,
-            context: input.slice(0, context),
-            window: input.slice(context),
-          });
-          let sum = 0;
-          for (let k = context; k < row; k++) sum += input[k] as number;
-          views.output[i] = Math.min(1, Math.max(0, sum / window));
-          views.state[i * STATE_WIDTH] = counter + 1;
-          views.state[(batch + i) * STATE_WIDTH] = counter + 1;
+        for (let step = 0; step < steps; step++) {
+          for (let i = 0; i < batch; i++) {
+            const at = (step * batch + i) * row;
+            const input = views.input.subarray(at, at + row);
+            const counter = views.state[i * STATE_WIDTH] as number;
+            call.rows.push({
+              stateCounter: counter,
+              context: input.slice(0, context),
+              window: input.slice(context),
+            });
+            let sum = 0;
+            for (let k = context; k < row; k++) sum += input[k] as number;
+            views.output[step * batch + i] = Math.min(1, Math.max(0, sum / window));
+            views.state[i * STATE_WIDTH] = counter + 1;
+            views.state[(batch + i) * STATE_WIDTH] = counter + 1;
+          }
         }
         return 0.25;
       },
