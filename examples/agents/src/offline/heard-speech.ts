@@ -8,6 +8,8 @@ import {
   type STTStream,
   type STTStreamOptions,
   STTStreamAdapter,
+  rmsDbfs,
+  splitFrame,
   toMono,
   type VAD,
 } from '@voxwire/agents';
@@ -16,6 +18,9 @@ import {
 const KEEP_RATE = 16000;
 /** Longest utterance remembered for playback. */
 const KEEP_MAX_MS = 15_000;
+/** The VAD hands over its padding and the silence that ended the turn: only louder audio counts as speech. */
+const SPEECH_DBFS = -45;
+const STEP_MS = 20;
 
 /**
  * The offline stand-in for speech-to-text: no recognizer can be had without a key or a model, so each
@@ -59,13 +64,13 @@ export class HeardSpeech implements STT {
     type: 'final_transcript';
     alternatives: SpeechAlternative[];
   } {
-    const ms = frames.reduce((total, frame) => total + frame.durationMs, 0);
-    if (frames.length > 0) this.remember(frames);
-    return { type: 'final_transcript', alternatives: [{ text: describeSpeech(ms) }] };
+    if (frames.length === 0) return { type: 'final_transcript', alternatives: [{ text: '' }] };
+    const speech = trimSilence(toMono(concatenateFrames(frames)));
+    this.remember(speech);
+    return { type: 'final_transcript', alternatives: [{ text: describeSpeech(speech.durationMs) }] };
   }
 
-  private remember(frames: AudioFrame[]): void {
-    const mono = toMono(concatenateFrames(frames));
+  private remember(mono: AudioFrame): void {
     const resampler = new AudioResampler(mono.sampleRate, KEEP_RATE);
     const kept = concatenateFrames([...resampler.push(mono), ...resampler.flush()]);
     const maxSamples = (KEEP_MAX_MS * KEEP_RATE) / 1000;
@@ -74,6 +79,15 @@ export class HeardSpeech implements STT {
         ? new AudioFrame(kept.data.slice(0, maxSamples), KEEP_RATE, 1, maxSamples)
         : kept;
   }
+}
+
+/** Cuts the quiet start and end (the VAD's padding and the silence that ended the turn). */
+function trimSilence(audio: AudioFrame): AudioFrame {
+  const steps = splitFrame(audio, STEP_MS);
+  const loud = steps.map((step) => rmsDbfs(step) > SPEECH_DBFS);
+  const first = loud.indexOf(true);
+  if (first < 0) return audio;
+  return concatenateFrames(steps.slice(first, loud.lastIndexOf(true) + 1));
 }
 
 export function describeSpeech(ms: number): string {
