@@ -62,4 +62,12 @@ export const KNOWN_BUGS: readonly KnownBug[] = [
     diagnosis:
       'session-runtime.ts onVadLost calls interruption-policy.ts onUserSpeechEnded even when nobody was speaking; for a paused speech that re-arms the false-interruption timer, so a VAD failure after the user stopped delays the resume past the timeout',
   },
+  {
+    id: 'KB8',
+    invariant: 'S11',
+    pattern: /internal failure reported as a session error: Error: Agent\.onEnter failed/,
+    scenario: 'scenarios/known-bugs/kb8-handoff-during-close.json',
+    diagnosis:
+      'reply-pipeline.ts still performs a tool\'s handoff after its speech was interrupted by close(): the new agent enters a closed session and its onEnter fails (reported as a session error)',
+  },
 ];
