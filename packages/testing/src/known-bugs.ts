@@ -68,6 +68,6 @@ export const KNOWN_BUGS: readonly KnownBug[] = [
     pattern: /internal failure reported as a session error: Error: Agent\.onEnter failed/,
     scenario: 'scenarios/known-bugs/kb8-handoff-during-close.json',
     diagnosis:
-      'reply-pipeline.ts still performs a tool\'s handoff after its speech was interrupted by close(): the new agent enters a closed session and its onEnter fails (reported as a session error)',
+      "reply-pipeline.ts still performs a tool's handoff after its speech was interrupted by close(): the new agent enters a closed session and its onEnter fails (reported as a session error)",
   },
 ];
