@@ -11,6 +11,7 @@ import type { Output } from './output.js';
 const here = fileURLToPath(new URL('.', import.meta.url));
 const ECHO_AGENT = join(here, 'test-support/echo-agent.ts');
 const ORDER_DESK = fileURLToPath(new URL('../../../examples/agents/src/order-desk.ts', import.meta.url));
+const SCENARIO = fileURLToPath(new URL('../../testing/scenarios/barge-in.json', import.meta.url));
 
 function buffer(): Output & { text(): string } {
   let all = '';
@@ -103,4 +104,10 @@ describe('voxwire CLI', () => {
       'agent> Order #1001 placed: a margherita please. The receipt goes to ada@example.com. Anything else?',
     );
   }, 60_000);
+
+  it('rehearses a scenario on virtual time through @voxwire/testing', async () => {
+    const result = await run('rehearse', SCENARIO, '--seed', '1');
+    expect(result.text).toMatch(/violations: /u);
+    expect(result.code).toBe(result.text.includes('violations: no violations') ? 0 : 1);
+  });
 });
