@@ -64,7 +64,8 @@ export class ActivityState {
   private compute(): void {
     if (this.stopped) return;
     let next: AgentState;
-    if (this.playing && !this.deps.outputPaused()) next = 'speaking';
+    // An interrupted speech is silent from the moment of the cut, whenever its sink confirms it.
+    if (this.playing && !this.playing.interrupted && !this.deps.outputPaused()) next = 'speaking';
     else if (this.inProgress.size > 0 || this.generating.size > 0 || this.toolPhase.size > 0)
       next = 'thinking';
     else next = this.inputActive ? 'listening' : 'idle';

@@ -69,6 +69,8 @@ export class InterruptionPolicy {
   }
 
   onUserSpeechEnded(): void {
+    // Also called when the VAD is lost; if nobody was speaking, nothing ended and no timer restarts.
+    if (!this.userSpeaking) return;
     this.userSpeaking = false;
     if (!this.paused) return;
     if (this.speechMs < this.deps.options.minInterruptionDuration && this.words === 0) {
@@ -91,6 +93,9 @@ export class InterruptionPolicy {
     const reached =
       this.words >= Math.max(1, this.deps.options.minInterruptionWords) ||
       (words > 0 && this.speechMs >= this.deps.options.minInterruptionDuration);
+    // The next turn starts counting from zero: words and speech belong to the turn just committed.
+    this.words = 0;
+    if (!this.userSpeaking) this.speechMs = 0;
     if (target?.interruptible && reached) {
       this.interrupt(target, 'user_turn');
       return;
@@ -104,8 +109,8 @@ export class InterruptionPolicy {
   }
 
   /** A speech is about to send a frame: it must not talk over a user who is speaking. */
-  onFrameReady(): void {
-    if (this.userSpeaking && !this.paused) this.pauseIfNeeded();
+  onFrameReady(handle: SpeechHandle): void {
+    if (this.userSpeaking && !this.paused) this.pause(handle);
   }
 
   dispose(): void {
@@ -116,10 +121,20 @@ export class InterruptionPolicy {
   }
 
   private pauseIfNeeded(): void {
-    if (this.paused) return;
     const target = this.deps.target();
-    if (!target?.interruptible || !this.deps.targetIsPlaying()) return;
-    const off = target.onDone(() => this.release());
+    if (target && this.deps.targetIsPlaying()) this.pause(target);
+  }
+
+  private pause(target: SpeechHandle): void {
+    if (this.paused || !target.interruptible) return;
+    // However the speech ends or is cut (by the user, the app or close), the pause ends with it: a cut
+    // speech is never "resumed".
+    const offDone = target.onDone(() => this.release());
+    const offInterrupt = target.onInterrupt(() => this.release());
+    const off = (): void => {
+      offDone();
+      offInterrupt();
+    };
     this.paused = { handle: target, off };
     this.deps.gate.pause();
     const output = this.deps.audioOutput();

@@ -1,4 +1,4 @@
-import { abortReason } from '../time/clock.js';
+import { abortReason, type Clock } from '../time/clock.js';
 
 /**
  * Holds back the frames of the playing speech while the user talks over an interruptible speech. The
@@ -7,18 +7,30 @@ import { abortReason } from '../time/clock.js';
 export class PlayoutGate {
   private closedFlag = false;
   private waiters = new Set<() => void>();
+  private pausedSince = 0;
+  private pausedBefore = 0;
+
+  constructor(private readonly clock: Clock) {}
+
+  /** Total time spent paused so far, in ms (including a pause still going on). */
+  get pausedTotalMs(): number {
+    return this.pausedBefore + (this.closedFlag ? this.clock.now() - this.pausedSince : 0);
+  }
 
   get paused(): boolean {
     return this.closedFlag;
   }
 
   pause(): void {
+    if (this.closedFlag) return;
     this.closedFlag = true;
+    this.pausedSince = this.clock.now();
   }
 
   resume(): void {
     if (!this.closedFlag) return;
     this.closedFlag = false;
+    this.pausedBefore += this.clock.now() - this.pausedSince;
     const waiters = this.waiters;
     this.waiters = new Set();
     for (const w of waiters) w();

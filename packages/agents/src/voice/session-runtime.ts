@@ -14,6 +14,7 @@ import { InputPipeline } from './input-pipeline.js';
 import { InterruptionPolicy } from './interruption-policy.js';
 import type { AudioOutput, TextOutput } from './io.js';
 import { PlayoutGate } from './playout-gate.js';
+import { SpeakingRate } from './transcript-sync.js';
 import { type ReplyDeps, type ReplyRequest, runReply, runSay, type SayRequest } from './reply-pipeline.js';
 import type { RunContext } from './run-context.js';
 import { runInScope } from './run-scope.js';
@@ -38,7 +39,7 @@ export class SessionRuntime {
   readonly audioOutput: AudioOutput | undefined;
   readonly textOutput: TextOutput | undefined;
   private readonly audioInput: AudioInput | undefined;
-  private readonly gate = new PlayoutGate();
+  private readonly gate: PlayoutGate;
   private readonly scheduler: SpeechScheduler;
   private readonly tracker: UserTurnTracker;
   private readonly policy: InterruptionPolicy;
@@ -64,6 +65,7 @@ export class SessionRuntime {
     this.textOutput = options.output?.text;
     this.audioInput = options.input?.audio;
     const clock = session.clock;
+    this.gate = new PlayoutGate(clock);
     const trace = (record: TraceRecord) => this.trace(record);
     this.log = new ConversationLog(session, () => this.agent);
     this.activity = new ActivityState({
@@ -159,7 +161,7 @@ export class SessionRuntime {
       playoutWatchdogSlackMs: session.options.playoutWatchdogSlack ?? 2000,
       onFrame: (handle, frame) => this.onFrame(handle, frame),
       onFirstFrame: (handle) => this.onFirstFrame(handle),
-      beforeFrame: () => this.policy.onFrameReady(),
+      beforeFrame: (handle) => this.policy.onFrameReady(handle),
       onTtsFirstByte: (handle, ttfbMs) =>
         this.metrics({ type: 'tts', speechId: handle.id, label: this.tts()?.label ?? 'tts', ttfbMs }),
       onWatchdog: (handle, waitedMs) =>
@@ -169,6 +171,7 @@ export class SessionRuntime {
           true,
         ),
       openTts: (tts, signal) => this.openTts(tts, signal),
+      speakingRate: new SpeakingRate(),
     };
     this.replyDeps = {
       clock,
@@ -264,7 +267,8 @@ export class SessionRuntime {
 
   async handoff(next: Agent): Promise<void> {
     const previous = this.agent;
-    if (next === previous) return;
+    // A closing session hands off to nobody: the new agent would enter a session that is gone.
+    if (next === previous || this.closeController.signal.aborted) return;
     await this.runHook('onExit', () => previous.onExit());
     previous.attachedSession = undefined;
     this.addItem({
@@ -489,6 +493,7 @@ export class SessionRuntime {
     this.assignThread(handle);
     this.live.add(handle);
     handle.isCurrentToolContext = () => currentRunScope()?.runContext?.speechHandle === handle;
+    handle.onInterrupt(() => this.activity.refresh());
     handle.onDone(() => {
       this.live.delete(handle);
       this.activity.inProgress.delete(handle);

@@ -6,7 +6,7 @@ import { raceAbort, untilAborted, waitAtMost } from './abortable.js';
 import type { AudioOutput, TextOutput } from './io.js';
 import type { PlayoutGate } from './playout-gate.js';
 import type { SpeechHandle } from './speech-handle.js';
-import { TranscriptSync } from './transcript-sync.js';
+import { type SpeakingRate, TranscriptSync } from './transcript-sync.js';
 import { tagErrorSource } from './error-source.js';
 import { AudioResampler } from '../audio/resampler.js';
 
@@ -27,6 +27,8 @@ export interface PlayoutDeps {
   onWatchdog(handle: SpeechHandle, waitedMs: number): void;
   /** Opens a streaming TTS, adapting non-streaming providers. */
   openTts(tts: TTS, signal: AbortSignal): TTSStream;
+  /** Learned across the session's speeches; maps played audio to heard text. */
+  speakingRate: SpeakingRate;
 }
 
 export interface PlayoutSource {
@@ -59,7 +61,7 @@ export async function playSpeechStep(
   source: PlayoutSource,
 ): Promise<PlayoutResult> {
   const signal = handle.interruptSignal;
-  const sync = new TranscriptSync(deps.textOutput);
+  const sync = new TranscriptSync(deps.textOutput, deps.speakingRate);
   const output = deps.audioOutput;
   let sentMs = 0;
   let sentFrames = 0;
@@ -116,6 +118,7 @@ export async function playSpeechStep(
       if (source.audio) sync.pushAudio(frame.durationMs);
       deps.onFrame(handle, frame);
     }
+    if (source.audio && !signal.aborted) sync.markAudioComplete();
   } catch (error) {
     if (!signal.aborted && !isAbortError(error)) streamError = error;
   }
@@ -144,10 +147,15 @@ export async function playSpeechStep(
       const waitMs = sentMs + deps.playoutWatchdogSlackMs;
       try {
         const playout = output.waitForPlayout();
+        // Time spent paused (the user talking) does not count against a sink that stopped reporting:
+        // each time the deadline passes, wait again for the pause time that accrued meanwhile.
+        let pausedSeen = deps.gate.pausedTotalMs;
         let finished = await raceAbort(waitAtMost(deps.clock, playout, waitMs), signal);
-        // Time spent paused (the user talking) does not count against a sink that stopped reporting.
-        while (finished === undefined && deps.gate.paused) {
-          finished = await raceAbort(waitAtMost(deps.clock, playout, waitMs), signal);
+        while (finished === undefined) {
+          const extra = deps.gate.pausedTotalMs - pausedSeen;
+          if (extra <= 0 && !deps.gate.paused) break;
+          pausedSeen += extra;
+          finished = await raceAbort(waitAtMost(deps.clock, playout, Math.max(extra, 100)), signal);
         }
         if (finished === undefined) deps.onWatchdog(handle, waitMs);
         sync.revealAll();
@@ -231,6 +239,7 @@ async function* synthesize(
     }
     await feeding;
     if (feedError) throw feedError;
+    if (!signal.aborted) sync.markAudioComplete();
   } catch (error) {
     throw tagErrorSource(error, feedError === error ? 'llm' : 'tts');
   } finally {

@@ -1,17 +1,41 @@
 import type { TextOutput } from './io.js';
 
 /**
- * Keeps the agent's transcript in step with the audio that has been sent: text is revealed in proportion
- * to the audio played so far (the speaking rate is learned from the text and audio produced so far), and
- * cut at a word boundary. An interrupted message therefore holds about what the user heard.
+ * How many characters a voice speaks per ms, learned from speeches played to the end. Until the first
+ * one, a typical synthetic voice (about 15 characters a second), kept on the low side: a transcript that
+ * lags the audio a little is better than one that claims words nobody heard.
+ */
+export class SpeakingRate {
+  private charsPerMs = 0.015;
+
+  get value(): number {
+    return this.charsPerMs;
+  }
+
+  learn(chars: number, audioMs: number): void {
+    if (chars < 20 || audioMs < 500) return;
+    const observed = chars / audioMs;
+    this.charsPerMs = this.charsPerMs * 0.7 + observed * 0.3;
+  }
+}
+
+/**
+ * Keeps the agent's transcript in step with the audio that has been heard, cut at a word boundary. Once a
+ * step's text and audio are both complete the mapping is exact (proportional); before that the text
+ * usually runs ahead of the synthesized audio, so the learned speaking rate bounds the estimate. An
+ * interrupted message therefore holds about what the user heard, never more.
  */
 export class TranscriptSync {
   private text = '';
   private audioMs = 0;
   private revealed = 0;
   private textComplete = false;
+  private audioComplete = false;
 
-  constructor(private readonly output: TextOutput | undefined) {}
+  constructor(
+    private readonly output: TextOutput | undefined,
+    private readonly rate: SpeakingRate,
+  ) {}
 
   get fullText(): string {
     return this.text;
@@ -29,12 +53,19 @@ export class TranscriptSync {
     this.textComplete = true;
   }
 
+  /** All the audio of the step's text has been produced. */
+  markAudioComplete(): void {
+    this.audioComplete = true;
+  }
+
   /** Reveals the text spoken by the first `playedMs` of audio. */
   revealUntil(playedMs: number): void {
     this.revealTo(this.charsAt(playedMs));
   }
 
+  /** The step played to the end: everything was heard, and the voice's rate is learned from it. */
   revealAll(): void {
+    if (this.textComplete && this.audioComplete) this.rate.learn(this.text.length, this.audioMs);
     this.revealTo(this.text.length);
     this.output?.flush();
   }
@@ -45,13 +76,14 @@ export class TranscriptSync {
   }
 
   private charsAt(playedMs: number): number {
-    if (this.audioMs <= 0) return 0;
-    if (this.textComplete && playedMs >= this.audioMs) return this.text.length;
-    const chars = Math.min(this.text.length, Math.floor((this.text.length * playedMs) / this.audioMs));
+    if (this.audioMs <= 0 || playedMs <= 0) return 0;
+    const exact = this.textComplete && this.audioComplete;
+    if (exact && playedMs >= this.audioMs) return this.text.length;
+    const proportional = Math.floor((this.text.length * playedMs) / this.audioMs);
+    const chars = exact ? proportional : Math.min(proportional, Math.floor(playedMs * this.rate.value));
     if (chars >= this.text.length) return this.text.length;
     // Only whole words: back up to the last space.
-    const cut = this.text.lastIndexOf(' ', chars);
-    return Math.max(cut, 0);
+    return Math.max(this.text.lastIndexOf(' ', chars), 0);
   }
 
   private revealTo(chars: number): void {
