@@ -140,6 +140,8 @@ export class EspeakTTS implements TTS {
         for (const frame of frames) {
           // One frame is held back so that the last one can be marked final.
           if (held) yield { frame: held, segmentId, final: false };
+          // Frames of the chunk in hand are not handed out once the synthesis was aborted.
+          if (signal?.aborted) return;
           held = frame;
         }
       }
