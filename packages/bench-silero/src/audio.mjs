@@ -1,0 +1,93 @@
+// Bench audio: espeak-ng speech between silences at 16 kHz (falls back to a synthetic signal when
+// espeak-ng or sox is missing). Inference cost does not depend on content, the speech state machine does.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const RATE = 16000;
+
+const LINES = [
+  'hello my name is voxwire and I am a voice agent',
+  'what would you like to do today',
+  'the quick brown fox jumps over the lazy dog',
+  'please hold while I look that up for you',
+];
+
+function readWav16(path) {
+  const bytes = readFileSync(path);
+  let offset = 12;
+  while (offset + 8 <= bytes.length) {
+    const id = bytes.toString('ascii', offset, offset + 4);
+    let size = bytes.readUInt32LE(offset + 4);
+    if (id === 'data') {
+      if (size === 0 || offset + 8 + size > bytes.length) size = bytes.length - offset - 8;
+      const out = new Int16Array(size >> 1);
+      for (let i = 0; i < out.length; i++) out[i] = bytes.readInt16LE(offset + 8 + 2 * i);
+      return out;
+    }
+    offset += 8 + size + (size & 1);
+  }
+  throw new Error(`${path}: no data chunk`);
+}
+
+function speech() {
+  const dir = join(tmpdir(), 'voxwire-bench-silero');
+  mkdirSync(dir, { recursive: true });
+  const parts = [];
+  LINES.forEach((line, i) => {
+    const wav = join(dir, `line-${i}.wav`);
+    if (!existsSync(wav)) {
+      const raw = join(dir, `line-${i}.raw.wav`);
+      execFileSync('espeak-ng', ['-v', 'en-us', '-w', raw, line]);
+      execFileSync('sox', ['-D', raw, '-r', String(RATE), '-c', '1', '-b', '16', wav]);
+    }
+    parts.push(new Int16Array(RATE * (0.6 + 0.3 * i)), readWav16(wav));
+  });
+  parts.push(new Int16Array(RATE));
+  return parts;
+}
+
+function synthetic() {
+  const parts = [];
+  let seed = 1;
+  for (let i = 0; i < 4; i++) {
+    parts.push(new Int16Array(RATE));
+    const burst = new Int16Array(RATE * 2);
+    for (let k = 0; k < burst.length; k++) {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      burst[k] = Math.round(
+        Math.sin((2 * Math.PI * 180 * k) / RATE) * 6000 + ((seed / 2 ** 32) * 2 - 1) * 1500,
+      );
+    }
+    parts.push(burst);
+  }
+  return parts;
+}
+
+/** About 10-12 s of 16 kHz mono audio, and what produced it. */
+export function benchAudio() {
+  let parts;
+  let source = 'espeak-ng';
+  try {
+    parts = speech();
+  } catch {
+    parts = synthetic();
+    source = 'synthetic (espeak-ng/sox missing)';
+  }
+  const length = parts.reduce((n, p) => n + p.length, 0);
+  const samples = new Int16Array(length);
+  let at = 0;
+  for (const p of parts) {
+    samples.set(p, at);
+    at += p.length;
+  }
+  return { samples, source };
+}
+
+/** `seconds` of audio from the clip, looped, starting at `offset` samples so streams differ. */
+export function loopAudio(clip, seconds, offset) {
+  const out = new Int16Array(Math.round(seconds * RATE));
+  for (let i = 0; i < out.length; i++) out[i] = clip[(offset + i) % clip.length];
+  return out;
+}

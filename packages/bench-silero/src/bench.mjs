@@ -1,0 +1,192 @@
+// `pnpm bench`: CPU per audio second and real-time factor of @voxwire/plugin-silero for 1, 32 and 100
+// concurrent streams, batch-fed and real-time paced, beside raw onnxruntime on the same model (one
+// window per call, and all streams in one call) and @livekit/agents-plugin-silero on the same audio.
+// Every measurement runs in a fresh child process (so CPU of worker threads is counted and one
+// implementation's native runtime cannot disturb another's); rounds interleave the implementations
+// so drifting load on a shared machine hits all of them alike. Options: --quick, --rounds N,
+// --json FILE, --only impl,impl.
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { benchAudio } from './audio.mjs';
+
+const args = process.argv.slice(2);
+const flag = (name) => args.includes(name);
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
+};
+const quick = flag('--quick');
+const rounds = Number(option('--rounds', '1'));
+const only = option('--only', '').split(',').filter(Boolean);
+const caseScript = fileURLToPath(new URL('./case.mjs', import.meta.url));
+
+const STREAMS = [1, 32, 100];
+const batchSeconds = (n) => (quick ? 0.5 : 1) * (n === 1 ? 60 : n === 32 ? 15 : 8);
+const pacedSeconds = quick ? 4 : 8;
+
+const { source } = benchAudio(); // makes the espeak-ng files once, before any child needs them
+const livekitAvailable = (() => {
+  try {
+    execFileSync(
+      process.execPath,
+      ['-e', "import('@livekit/agents-plugin-silero').then(()=>process.exit(0))"],
+      {
+        cwd: fileURLToPath(new URL('..', import.meta.url)),
+        stdio: 'ignore',
+      },
+    );
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+const plan = [];
+for (const n of STREAMS) {
+  plan.push({ impl: n === 1 ? 'raw1' : 'rawBatch', streams: n, mode: 'batch', seconds: batchSeconds(n) });
+  plan.push({ impl: 'voxwire', streams: n, mode: 'batch', seconds: batchSeconds(n) });
+  if (livekitAvailable) plan.push({ impl: 'livekit', streams: n, mode: 'batch', seconds: batchSeconds(n) });
+}
+for (const n of STREAMS) {
+  for (const impl of ['driver', 'raw1', 'voxwire', ...(livekitAvailable ? ['livekit'] : [])]) {
+    plan.push({ impl, streams: n, mode: 'paced', seconds: pacedSeconds });
+  }
+}
+const selected = plan.filter((c) => only.length === 0 || only.includes(c.impl));
+
+console.log(
+  `Silero VAD benchmark: ${availableParallelism()} cores, load ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}, audio: ${source}, ${rounds} round(s)${quick ? ', quick' : ''}`,
+);
+if (!livekitAvailable)
+  console.log('@livekit/agents-plugin-silero could not be loaded: its rows are left out.');
+
+const results = new Map();
+for (let round = 0; round < rounds; round++) {
+  for (const c of selected) {
+    const key = `${c.mode}/${c.impl}/${c.streams}`;
+    process.stderr.write(`  ${key} (round ${round + 1}) ...`);
+    try {
+      const out = execFileSync(
+        process.execPath,
+        [caseScript, c.impl, String(c.streams), c.mode, String(c.seconds)],
+        {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe'],
+          timeout: 15 * 60_000,
+        },
+      );
+      const r = JSON.parse(out.trim().split('\n').at(-1));
+      results.set(key, [...(results.get(key) ?? []), r]);
+      process.stderr.write(` ${(r.cpuMs / r.audioSeconds).toFixed(2)} ms CPU per audio s per stream\n`);
+    } catch (error) {
+      process.stderr.write(` failed: ${String(error.stderr || error.message).split('\n')[0]}\n`);
+    }
+  }
+}
+
+/** The median round by CPU, so one disturbed run does not decide a row. */
+function row(mode, impl, streams) {
+  const runs = results.get(`${mode}/${impl}/${streams}`);
+  if (!runs?.length) return undefined;
+  const sorted = [...runs].sort((a, b) => a.cpuMs - b.cpuMs);
+  const r = sorted[Math.floor(sorted.length / 2)];
+  return { ...r, perStream: r.cpuMs / r.audioSeconds };
+}
+
+const floor1 = row('batch', 'raw1', 1)?.perStream;
+
+/** CPU per audio second per stream, less the pacing driver's own share in paced mode. */
+function net(mode, impl, streams) {
+  const r = row(mode, impl, streams);
+  if (!r) return undefined;
+  if (mode !== 'paced') return r.perStream;
+  const driver = row('paced', 'driver', streams);
+  return driver ? r.perStream - driver.perStream : undefined;
+}
+const fmt = (v, digits = 2) => (v === undefined || v === null || Number.isNaN(v) ? '-' : v.toFixed(digits));
+const ratio = (a, b) => (a === undefined || b === undefined ? '-' : `${(a / b).toFixed(2)}x`);
+
+const header = [
+  'mode',
+  'impl',
+  'streams',
+  'audio s',
+  'CPU ms/audio s/stream',
+  'net of driver',
+  'RTF',
+  'cores',
+  'latency p50/p95 ms',
+  'vs raw 1/call',
+  'vs raw batched',
+  'vs LiveKit',
+];
+const lines = [];
+for (const mode of ['batch', 'paced']) {
+  for (const n of STREAMS) {
+    const batched = n === 1 ? floor1 : row('batch', 'rawBatch', n)?.perStream;
+    const lk = net(mode, 'livekit', n);
+    for (const impl of ['raw1', 'rawBatch', 'driver', 'voxwire', 'livekit']) {
+      const r = row(mode, impl, n);
+      if (!r) continue;
+      const latency = r.latencyMs ? `${fmt(r.latencyMs.p50, 1)}/${fmt(r.latencyMs.p95, 1)}` : '-';
+      const own = net(mode, impl, n);
+      lines.push([
+        mode,
+        impl,
+        String(n),
+        fmt(r.audioSeconds, 0),
+        fmt(r.perStream),
+        mode === 'paced' && impl !== 'driver' ? fmt(own) : '-',
+        mode === 'batch' ? fmt(r.wallMs / 1000 / r.audioSeconds, 4) : fmt(r.cpuMs / 1000 / r.audioSeconds, 4),
+        fmt(r.cpuMs / r.wallMs),
+        latency,
+        impl === 'driver' ? '-' : ratio(own, floor1),
+        impl === 'driver' ? '-' : ratio(own, batched),
+        impl === 'livekit' || impl === 'driver' ? '-' : ratio(own, lk),
+      ]);
+    }
+  }
+}
+const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+const print = (cells) => console.log(cells.map((c, i) => c.padStart(widths[i])).join('  '));
+console.log('');
+print(header);
+for (const l of lines) print(l);
+console.log(
+  '\nRTF: batch rows, wall time per second of audio across all streams; paced rows, CPU time per second of\n' +
+    'audio. cores: CPU time / wall time. driver: the pacing loop alone (20 ms frames on 10 phases, and the\n' +
+    "process's idle cost); paced ratios use CPU net of it. Floors: raw onnxruntime on the same model and\n" +
+    'thread settings (1 intra-op thread), one window per call, or all the streams in one call, batch-fed.',
+);
+
+const v1 = row('batch', 'voxwire', 1)?.perStream;
+const checks = [
+  [
+    '1 stream, batch-fed: <= 1.1x the raw one-window floor',
+    v1 !== undefined && floor1 !== undefined,
+    v1 / floor1 <= 1.1,
+    ratio(v1, floor1),
+  ],
+];
+for (const n of [32, 100]) {
+  for (const mode of ['batch', 'paced']) {
+    const v = net(mode, 'voxwire', n);
+    const label = `${n} streams, ${mode}: <= 2.5 ms CPU per audio s per stream${mode === 'paced' ? ' (net)' : ''}`;
+    checks.push([label, v !== undefined, v <= 2.5, `${fmt(v)} ms`]);
+  }
+}
+console.log('\nTargets:');
+for (const [label, measured, ok, value] of checks)
+  console.log(`  ${measured ? (ok ? 'PASS' : 'MISS') : 'n/a '}  ${label} (${value})`);
+console.log(
+  `\nload at end: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
+
+const jsonPath = option('--json', '');
+if (jsonPath) writeFileSync(jsonPath, JSON.stringify(Object.fromEntries(results), null, 2));
