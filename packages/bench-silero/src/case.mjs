@@ -294,6 +294,8 @@ async function livekit() {
   }
   if (mode === 'batch') {
     return measure(async () => {
+      total = 0;
+      lastEvent = performance.now();
       await Promise.all(
         audios.map((audio) => {
           const s = vad.stream();
@@ -302,6 +304,7 @@ async function livekit() {
           return consume(s, windowsPerStream);
         }),
       );
+      return { windows: total, endedAt: lastEvent };
     });
   }
   const live = audios.map(() => vad.stream());
