@@ -312,3 +312,44 @@ describe('providers', () => {
     await noVad.session.close();
   });
 });
+
+describe('endpointing with a slow recognizer', () => {
+  it('waits for a late final transcript instead of committing an empty turn, up to the max delay (L9)', async () => {
+    const segments = [{ startMs: 500, endMs: 1200, transcript: 'slow words' }];
+    const make = (delayMs: number): STT => ({
+      label: 'slow-batch-stt',
+      capabilities: { streaming: false, interimResults: false },
+      stream: () => {
+        throw new Error('not streaming');
+      },
+      recognize: async () => {
+        await h.clock.sleep(delayMs);
+        return { type: 'final_transcript', alternatives: [{ text: 'slow words' }] };
+      },
+    });
+    let h = await startSession({
+      segments,
+      replies: [{ text: 'Got it.' }],
+      agent: new Agent({ instructions: '' }),
+      session: { stt: make(800), turnHandling: { minEndpointingDelay: 500, maxEndpointingDelay: 4000 } },
+      totalMs: 8000,
+    });
+    await h.run(7000);
+    const commit = trace(h, 'user_turn_committed')[0]!;
+    // The VAD ends the utterance at 1500 (300 ms of silence); its final lands 800 ms later.
+    expect(commit).toMatchObject({ transcript: 'slow words', atMs: 2300 });
+    expect(historyText(h.session)).toEqual(['user: slow words', 'assistant: Got it.']);
+    await h.session.close();
+
+    h = await startSession({
+      segments,
+      agent: new Agent({ instructions: '' }),
+      session: { stt: make(60_000), turnHandling: { minEndpointingDelay: 500, maxEndpointingDelay: 4000 } },
+      totalMs: 8000,
+    });
+    await h.run(7000);
+    expect(trace(h, 'user_turn_committed')[0]).toMatchObject({ transcript: '', atMs: 1200 + 4000 });
+    expect(trace(h, 'user_turn_skipped')).toHaveLength(1);
+    await h.session.close();
+  });
+});

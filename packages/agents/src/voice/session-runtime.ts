@@ -95,6 +95,7 @@ export class SessionRuntime {
     });
     this.tracker = new UserTurnTracker({
       clock,
+      sttPresent: () => (this.agent.stt ?? session.options.stt) !== undefined,
       options: session.turnHandling,
       turnDetector: () => this.agent.turnDetector ?? session.options.turnDetector,
       chatCtxWithPendingTurn: (text) => {

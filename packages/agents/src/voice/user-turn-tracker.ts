@@ -20,6 +20,8 @@ export interface CommittedTurn {
 
 export interface UserTurnTrackerDeps {
   clock: Clock;
+  /** Whether a recognizer is listening, so a final transcript can be expected after speech. */
+  sttPresent(): boolean;
   options: TurnHandlingOptions;
   turnDetector: () => TurnDetector | undefined;
   /** The conversation as the detector should see it, with the pending user text appended. */
@@ -52,6 +54,10 @@ export class UserTurnTracker {
     | undefined;
   private lateFinalFor: string | undefined;
   private vadSpeaking = false;
+  /** Speech was heard and its final transcript has not arrived yet. */
+  private awaitingFinal = false;
+  /** The min delay passed while a final was pending: commit as soon as it lands. */
+  private commitOnFinal = false;
   private sttSpeaking = false;
   private hasVad = false;
 
@@ -78,6 +84,7 @@ export class UserTurnTracker {
 
   onVadStartOfSpeech(speechDurationMs: number): void {
     this.vadSpeaking = true;
+    this.awaitingFinal = this.deps.sttPresent();
     this.lateFinalFor = undefined;
     this.cancelEndpointing();
     this.deps.trace({ type: 'vad_start_of_speech', speechStartMs: this.deps.clock.now() - speechDurationMs });
@@ -125,6 +132,7 @@ export class UserTurnTracker {
   onFinalTranscript(text: string, language: string | undefined): void {
     this.language = language ?? this.language;
     this.deps.onTranscript(text, true, language);
+    this.awaitingFinal = false;
     if (this.lateFinalFor && !this.vadSpeaking && this.finals.length === 0) {
       // The turn was committed from an interim; this final belongs to it.
       const turnId = this.lateFinalFor;
@@ -141,6 +149,8 @@ export class UserTurnTracker {
     if (sttEndsTurns && !this.sttSpeaking && !this.vadSpeaking) {
       this.lastSpeechAt = this.deps.clock.now();
       this.startEndpointing();
+    } else if (this.commitOnFinal && !this.vadSpeaking) {
+      this.commit();
     } else if (this.endpointing) {
       // Better text: ask the detector again, keeping the same deadlines.
       this.predict();
@@ -243,7 +253,12 @@ export class UserTurnTracker {
     const endpointing = this.endpointing;
     if (!endpointing) return;
     endpointing.commitTimer?.cancel();
-    endpointing.commitTimer = this.deps.clock.setTimer(this.untilSinceSpeech(delayMs), () => this.commit());
+    endpointing.commitTimer = this.deps.clock.setTimer(this.untilSinceSpeech(delayMs), () => {
+      // A recognizer that transcribes whole utterances answers after the speech ends: wait for its
+      // final rather than commit an empty turn (the max-delay timer still bounds the wait).
+      if (this.awaitingFinal) this.commitOnFinal = true;
+      else this.commit();
+    });
   }
 
   private untilSinceSpeech(delayMs: number): number {
@@ -252,6 +267,7 @@ export class UserTurnTracker {
   }
 
   private cancelEndpointing(): void {
+    this.commitOnFinal = false;
     const endpointing = this.endpointing;
     if (!endpointing) return;
     this.endpointing = undefined;
@@ -262,6 +278,7 @@ export class UserTurnTracker {
 
   private commit(): void {
     this.cancelEndpointing();
+    this.awaitingFinal = false;
     const transcriptFinal = this.interim === '';
     const turn: CommittedTurn = {
       turnId: this.deps.nextTurnId(),
