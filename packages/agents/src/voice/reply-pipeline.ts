@@ -34,7 +34,7 @@ export interface ReplyDeps {
   tts(): TTS | undefined;
   newId(prefix: string): string;
   trace(record: TraceRecord): void;
-  addAssistantMessage(handle: SpeechHandle, playout: PlayoutResult): void;
+  addAssistantMessage(playout: PlayoutResult): void;
   /** Records a batch's calls and outputs in history, exactly once. */
   recordToolBatch(handle: SpeechHandle, results: ToolCallResult[]): FunctionCallOutput[];
   onToolCrash(error: unknown): void;
@@ -74,7 +74,7 @@ export async function runSay(deps: ReplyDeps, handle: SpeechHandle, request: Say
       audio: request.audio,
       tts: deps.tts(),
     });
-    if (request.addToChatCtx) deps.addAssistantMessage(handle, playout);
+    if (request.addToChatCtx) deps.addAssistantMessage(playout);
     handle.markDone(playout.interrupted ? 'interrupted' : 'played');
   } finally {
     grant.release();
@@ -132,7 +132,7 @@ export async function runReply(deps: ReplyDeps, handle: SpeechHandle, request: R
       try {
         const playout = await playSpeechStep(deps.playout, handle, { text, tts: agent.tts ?? deps.tts() });
         await generation;
-        deps.addAssistantMessage(handle, playout);
+        deps.addAssistantMessage(playout);
       } finally {
         text.dispose();
       }

@@ -185,7 +185,7 @@ export class SessionRuntime {
       tts: () => this.tts(),
       newId: (prefix) => session.ids(prefix),
       trace,
-      addAssistantMessage: (_handle, result) => this.log.addAssistantMessage(result),
+      addAssistantMessage: (result) => this.log.addAssistantMessage(result),
       recordToolBatch: (handle, results) => this.log.addToolBatch(handle, results),
       onToolCrash: (error) => session.reportError('tool', error, true),
       handoff: (agent) => this.handoff(agent),
