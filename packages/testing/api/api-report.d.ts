@@ -1107,6 +1107,16 @@ declare class LogBuilder {
  * Remove an entry once the engine is fixed: its scenario test then turns red as a reminder.
  */
 declare const KNOWN_BUGS: readonly KnownBug[];
+/**
+ * Engine bugs the simulator found that are now fixed (their scenarios live on as regression tests
+ * under scenarios/regressions/). Kept to document what each scenario guards.
+ */
+declare const FIXED_BUGS: ReadonlyArray<{
+    id: string;
+    invariant: string;
+    scenario: string;
+    diagnosis: string;
+}>;
 
 /**
  * A small seeded generator (sfc32 seeded through splitmix32), so that scenarios and latencies replay
@@ -1194,4 +1204,4 @@ interface ShrinkResult {
  */
 declare function shrinkScenario(scenario: Scenario, fails: (candidate: Scenario) => Promise<boolean>, options?: ShrinkOptions): Promise<ShrinkResult>;
 
-export { type AgentSpec, type CheckOptions, DEFAULT_CONFIG, type EntryOf, EventAssert, type EventEntry, ExpectationError, FakeAudioInput, type FakeAudioInputOptions, FakeAudioOutput, type FakeAudioOutputOptions, FakeLLM, type FakeLLMError, type FakeLLMOptions, type FakeLLMRequest, FakeSTT, type FakeSTTOptions, FakeTTS, type FakeTTSOptions, type FakeToolCall, FakeTurnDetector, type FakeTurnDetectorOptions, type FakeUtterance, type Fault, type FaultTarget, type FuzzOptions, type FuzzReport, type GeneratorOptions, type Greeting, INVARIANTS, type InputSegment, type InvariantId, KNOWN_BUGS, type KnownBug, type LLMReply, LogBuilder, type LogEntry, type LogEntryType, LogRecorder, MAX_SEGMENT_CODE, type OutputRecord, type OutputSpec, type ReplyMatch, Rng, RunAssert, type RunEvent, type RunResult, type RunTurnOptions, SAMPLE_RATE, type STTSpec, type Scenario, type ScenarioReply, ScriptedVAD, type ScriptedVADOptions, type SeedOutcome, type SessionAction, type SessionSpec, type ShrinkOptions, type ShrinkResult, type SimConfig, type SimEntry, type SimRecord, type SimulateOptions, type SimulationResult, type TTSSpec, type TaskSpec, type TimelineOptions, type ToolSpec, type ToolStep, type TraceEntry, type TurnDetectorSpec, type UserSpeech, type VADSpec, VOICE_THRESHOLD, type Violation, agentFrame, checkInvariants, classify, createTextSession, decodeSegment, describeEntry, describeEvent, errorInfo, formatTimeline, formatViolations, fuzz, generateScenario, lastScriptedMs, peakOf, rehearse, runSeed, runTurn, segmentTag, serializeLog, shrinkScenario, shrinkSeed, silentFrame, simulate, validateScenario, voicedFrame };
+export { type AgentSpec, type CheckOptions, DEFAULT_CONFIG, type EntryOf, EventAssert, type EventEntry, ExpectationError, FIXED_BUGS, FakeAudioInput, type FakeAudioInputOptions, FakeAudioOutput, type FakeAudioOutputOptions, FakeLLM, type FakeLLMError, type FakeLLMOptions, type FakeLLMRequest, FakeSTT, type FakeSTTOptions, FakeTTS, type FakeTTSOptions, type FakeToolCall, FakeTurnDetector, type FakeTurnDetectorOptions, type FakeUtterance, type Fault, type FaultTarget, type FuzzOptions, type FuzzReport, type GeneratorOptions, type Greeting, INVARIANTS, type InputSegment, type InvariantId, KNOWN_BUGS, type KnownBug, type LLMReply, LogBuilder, type LogEntry, type LogEntryType, LogRecorder, MAX_SEGMENT_CODE, type OutputRecord, type OutputSpec, type ReplyMatch, Rng, RunAssert, type RunEvent, type RunResult, type RunTurnOptions, SAMPLE_RATE, type STTSpec, type Scenario, type ScenarioReply, ScriptedVAD, type ScriptedVADOptions, type SeedOutcome, type SessionAction, type SessionSpec, type ShrinkOptions, type ShrinkResult, type SimConfig, type SimEntry, type SimRecord, type SimulateOptions, type SimulationResult, type TTSSpec, type TaskSpec, type TimelineOptions, type ToolSpec, type ToolStep, type TraceEntry, type TurnDetectorSpec, type UserSpeech, type VADSpec, VOICE_THRESHOLD, type Violation, agentFrame, checkInvariants, classify, createTextSession, decodeSegment, describeEntry, describeEvent, errorInfo, formatTimeline, formatViolations, fuzz, generateScenario, lastScriptedMs, peakOf, rehearse, runSeed, runTurn, segmentTag, serializeLog, shrinkScenario, shrinkSeed, silentFrame, simulate, validateScenario, voicedFrame };
