@@ -9,6 +9,7 @@ import {
   CTRL_BATCH,
   CTRL_CMD,
   CTRL_CMD_SEQ,
+  CTRL_CRASH,
   CTRL_DONE_SEQ,
   CTRL_ERROR_LENGTH,
   CTRL_RATE,
@@ -183,9 +184,9 @@ export class WorkerExecutor implements InferenceExecutor {
     clearTimeout(timer);
   }
 
-  /** Kills the worker as a crash would, for tests of recovery. */
-  terminate(): Promise<number> {
-    return this.worker.terminate();
+  /** Makes the worker die at the start of its next batch, as a crash would: for tests of recovery. */
+  crashOnNextRun(): void {
+    Atomics.store(this.control, CTRL_CRASH, 1);
   }
 
   private settle(): number {

@@ -6,6 +6,7 @@ import {
   CTRL_BATCH,
   CTRL_CMD,
   CTRL_CMD_SEQ,
+  CTRL_CRASH,
   CTRL_DONE_SEQ,
   CTRL_ERROR_LENGTH,
   CTRL_RATE,
@@ -56,6 +57,9 @@ async function serve(init: WorkerInit, runner: BatchRunner): Promise<void> {
       await runner.release().catch(() => undefined);
       return;
     }
+    // Exiting here rather than being terminated mid-run matters: onnxruntime aborts the whole process
+    // when a worker is torn down inside a native call.
+    if (Atomics.load(control, CTRL_CRASH) === 1) process.exit(70);
     const batch = control[CTRL_BATCH] as number;
     const steps = control[CTRL_STEPS] as number;
     const rate = control[CTRL_RATE] as ModelSampleRate;

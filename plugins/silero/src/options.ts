@@ -29,11 +29,13 @@ export interface SileroVADOptions {
    * (always in the published package) and the calling thread otherwise (running from TypeScript sources).
    */
   inference?: 'auto' | 'workers' | 'main-thread';
-  /** Most windows per inference call. Default 32. */
+  /** Most streams per inference call. Default 64. */
   maxBatchSize?: number;
   /**
-   * Longest a window waits for others to share its inference call, in ms. A batch leaves earlier when
-   * every active stream has a window waiting. Default 8 ms.
+   * Longest a live window waits for other streams' windows to share its inference call, in ms: the
+   * latency paid for cheaper inference with many streams. A batch leaves earlier when it is full, when
+   * every active stream has a window waiting (always so with one stream) or when streams have a backlog.
+   * Default 16 ms.
    */
   maxBatchDelayMs?: number;
   /** Unanalysed audio a stream holds before it drops the oldest (reported as an error). Default 30 000 ms. */
@@ -61,8 +63,8 @@ export function resolveOptions(options: SileroVADOptions, defaultModelPath: stri
     threads: options.threads ?? 1,
     workers: options.workers ?? Math.max(1, Math.min(4, availableParallelism())),
     inference: options.inference ?? 'auto',
-    maxBatchSize: options.maxBatchSize ?? 32,
-    maxBatchDelayMs: options.maxBatchDelayMs ?? 8,
+    maxBatchSize: options.maxBatchSize ?? 64,
+    maxBatchDelayMs: options.maxBatchDelayMs ?? 16,
     maxBacklogMs: options.maxBacklogMs ?? 30_000,
     modelPath: options.modelPath ?? defaultModelPath,
     workerUrl: options.workerUrl,

@@ -89,9 +89,9 @@ interface Slot {
 
 /**
  * Batches the pending windows of every stream into as few inference calls as latency allows. A batch
- * leaves as soon as every stream that could contribute has a window waiting, when it is full, or when
- * its oldest window has waited `maxBatchDelayMs`; with several idle executors a large backlog is split
- * so all cores work.
+ * leaves when it is full, when every active stream has a window waiting, when the streams have a
+ * backlog, or when its oldest window has waited `maxBatchDelayMs`; with several idle executors a
+ * backlog is split so all cores work.
  */
 export class InferencePool {
   private readonly slots: Slot[] = [];
@@ -227,7 +227,12 @@ export class InferencePool {
     const queue = this.queues[rate];
     if (queue.size === 0) return false;
     if (queue.size >= this.settings.maxBatch) return true;
-    if (queue.size >= this.active[rate] - this.inFlight[rate]) return true;
+    // Every active stream is waiting: nobody else can join (this is always the case for one stream).
+    if (queue.size >= this.active[rate]) return true;
+    // A backlog is throughput work: waiting would only idle the executors.
+    if ((queue.head as InferenceJob).availableWindows() > 1) return true;
+    // Live streams whose windows are in flight count as coming: their next window joins this batch
+    // unless the oldest waiting window reaches its deadline first.
     return now - (queue.head as InferenceJob).enqueuedAt >= this.settings.maxBatchDelayMs;
   }
 
@@ -239,10 +244,15 @@ export class InferencePool {
   private launch(slot: Slot, rate: ModelSampleRate): void {
     const executor = slot.executor as InferenceExecutor;
     const queue = this.queues[rate];
-    let idle = 0;
-    for (const s of this.slots) if (!s.busy && s.executor) idle++;
     let take = queue.size;
-    if (idle > 1 && take >= 2 * MIN_SPLIT) take = Math.ceil(take / idle);
+    // Splitting spreads a backlog (streams fed faster than real time) over all cores. Live windows are
+    // better kept in one large batch: per-window cost falls with batch size, and one executor keeps up.
+    const backlog = take > this.settings.maxBatch || (queue.head as InferenceJob).availableWindows() > 1;
+    if (backlog && take >= 2 * MIN_SPLIT) {
+      let idle = 0;
+      for (const s of this.slots) if (!s.busy && s.executor) idle++;
+      if (idle > 1) take = Math.ceil(take / idle);
+    }
     take = Math.min(take, this.settings.maxBatch);
     const { input, state } = executor.views;
     const row = windowSize(rate) + contextSize(rate);

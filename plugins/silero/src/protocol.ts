@@ -34,7 +34,9 @@ export const CTRL_RATE = 4;
 export const CTRL_STATUS = 5;
 export const CTRL_ERROR_LENGTH = 6;
 export const CTRL_STEPS = 7;
-export const CTRL_SLOTS = 8;
+/** Set to 1 to make the worker exit at the start of its next run: how tests exercise crash recovery. */
+export const CTRL_CRASH = 8;
+export const CTRL_SLOTS = 10;
 
 /**
  * Consecutive windows of the same streams one command may carry. A stream with a backlog (audio fed

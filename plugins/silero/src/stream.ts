@@ -29,8 +29,9 @@ const BOUNDARY_RESERVE = 64;
  * One audio stream through the shared model. Frames are downmixed, resampled to the model rate and
  * cut into windows here; the pool batches the windows with other streams' and hands back
  * probabilities, which drive the speech detector. Positions are counted in model samples.
+ * `SileroVADStream` is its public face, so the pool's side of it stays out of the API.
  */
-export class SileroVADStream implements VADStream, InferenceJob {
+export class StreamCore implements InferenceJob {
   readonly modelRate: ModelSampleRate;
   readonly state = new Float32Array(STATE_SIZE);
   nextInQueue: InferenceJob | null = null;
@@ -70,7 +71,7 @@ export class SileroVADStream implements VADStream, InferenceJob {
     private readonly pool: InferencePool,
     private readonly options: ResolvedOptions,
     private readonly signal?: AbortSignal,
-    private readonly onClose?: (stream: SileroVADStream) => void,
+    private readonly onClose?: () => void,
   ) {
     const rate = options.sampleRate;
     this.modelRate = rate;
@@ -165,10 +166,10 @@ export class SileroVADStream implements VADStream, InferenceJob {
     this.emitter.removeAllListeners();
     this.speech = undefined;
     this.history = undefined;
-    this.onClose?.(this);
+    this.onClose?.();
   }
 
-  [Symbol.asyncIterator](): AsyncIterator<VADEvent> {
+  iterator(): AsyncIterator<VADEvent> {
     return this.events[Symbol.asyncIterator]();
   }
 
@@ -311,7 +312,7 @@ export class SileroVADStream implements VADStream, InferenceJob {
     if (this.detector.finish()) this.endSpeech(end);
     this.events.close();
     this.history = undefined;
-    this.onClose?.(this);
+    this.onClose?.();
   }
 
   private beginSpeech(from: number, to: number): void {
@@ -365,5 +366,68 @@ export class SileroVADStream implements VADStream, InferenceJob {
 
   private toMs(modelSamples: number): number {
     return (modelSamples * 1000) / this.modelRate;
+  }
+}
+
+let wrap: (core: StreamCore) => SileroVADStream;
+
+/** The public stream around a core; kept out of the class so its constructor stays out of the API. */
+export function publicStream(core: StreamCore): SileroVADStream {
+  return wrap(core);
+}
+
+/** A Silero VAD stream: the `VADStream` contract plus recovered-error events and backlog figures. */
+export class SileroVADStream implements VADStream {
+  readonly #core: StreamCore;
+
+  static {
+    wrap = (core) => new SileroVADStream(core);
+  }
+
+  private constructor(core: StreamCore) {
+    this.#core = core;
+  }
+
+  /** Unanalysed audio waiting for inference, in ms. */
+  get pendingAudioMs(): number {
+    return this.#core.pendingAudioMs;
+  }
+
+  /** Audio analysed so far, in ms. */
+  get processedAudioMs(): number {
+    return this.#core.processedAudioMs;
+  }
+
+  /** Reports errors the stream recovered from (`SileroInferenceError`); they never end the iteration. */
+  on<K extends keyof SileroVADStreamEvents>(
+    name: K,
+    listener: (event: SileroVADStreamEvents[K]) => void,
+  ): this {
+    this.#core.on(name, listener);
+    return this;
+  }
+
+  off<K extends keyof SileroVADStreamEvents>(
+    name: K,
+    listener: (event: SileroVADStreamEvents[K]) => void,
+  ): this {
+    this.#core.off(name, listener);
+    return this;
+  }
+
+  pushFrame(frame: AudioFrameLike): void {
+    this.#core.pushFrame(frame);
+  }
+
+  endInput(): void {
+    this.#core.endInput();
+  }
+
+  close(): Promise<void> {
+    return this.#core.close();
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<VADEvent> {
+    return this.#core.iterator();
   }
 }

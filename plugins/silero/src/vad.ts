@@ -6,7 +6,7 @@ import { defaultWorkerUrl } from './executor.js';
 import { type ResolvedOptions, resolveOptions, type SileroVADOptions } from './options.js';
 import { createExecutorFactory, type ExecutorFactory, InferencePool, type PoolSettings } from './pool.js';
 import { messageOf } from './session.js';
-import { SileroVADStream } from './stream.js';
+import { publicStream, type SileroVADStream, StreamCore } from './stream.js';
 
 /** The model shipped in this package: `model/` sits beside both `src/` and `dist/`. */
 export const DEFAULT_MODEL_PATH = fileURLToPath(new URL('../model/silero_vad.onnx', import.meta.url));
@@ -73,9 +73,8 @@ export class SileroVAD implements VAD {
 
   stream(options: { signal?: AbortSignal } = {}): SileroVADStream {
     if (this.closed) throw new Error('SileroVAD is closed');
-    const stream = new SileroVADStream(this.pool, this.options, options.signal, (s) =>
-      this.streams.delete(s),
-    );
+    const core = new StreamCore(this.pool, this.options, options.signal, () => this.streams.delete(stream));
+    const stream = publicStream(core);
     this.streams.add(stream);
     return stream;
   }

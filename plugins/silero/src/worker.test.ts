@@ -87,7 +87,7 @@ describe.skipIf(!tools)('inference in worker threads (built worker)', () => {
       const half = frames.length >> 1;
       for (const frame of frames.slice(0, half)) stream.pushFrame(frame);
       while (stream.processedAudioMs < 300) await new Promise((r) => setTimeout(r, 1));
-      await slots[0]!.executor!.terminate();
+      slots[0]!.executor!.crashOnNextRun();
       for (const frame of frames.slice(half)) stream.pushFrame(frame);
       stream.endInput();
       await reading;

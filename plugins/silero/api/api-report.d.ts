@@ -1,0 +1,136 @@
+import { VoxwireError, VADStream, AudioFrameLike, VADEvent, VAD, VADCapabilities } from '@voxwire/agents';
+
+/** The model file is missing, unreadable, corrupt, or not a Silero VAD v5/v6 model. */
+declare class SileroModelError extends VoxwireError {
+    name: string;
+    readonly modelPath: string;
+    constructor(message: string, modelPath: string, options?: {
+        cause?: unknown;
+    });
+}
+/**
+ * A stream could not analyse some audio. The stream recovers by itself: after `inference_failed` its
+ * recurrent state is reset and the window counts as silence; after `audio_dropped` analysis resumes at
+ * the newest audio.
+ */
+declare class SileroInferenceError extends VoxwireError {
+    name: string;
+    readonly code: 'inference_failed' | 'audio_dropped';
+    /** Audio position (ms) of the affected window or of the first dropped sample. */
+    readonly timestampMs: number;
+    constructor(message: string, options: {
+        code: 'inference_failed' | 'audio_dropped';
+        timestampMs: number;
+        cause?: unknown;
+    });
+}
+
+type ModelSampleRate = 8000 | 16000;
+
+interface SileroVADOptions {
+    /** Probability at or above which a window is speech. Default 0.5. */
+    activationThreshold?: number;
+    /** Probability below which a window is silence while speaking. Default `activationThreshold - 0.15` (at least 0.01). */
+    deactivationThreshold?: number;
+    /** Speech needed before `start_of_speech`. Default 50 ms. */
+    minSpeechDurationMs?: number;
+    /** Silence needed before `end_of_speech`. Default 550 ms. */
+    minSilenceDurationMs?: number;
+    /** Audio kept before the detected start and included in the speech frames. Default 500 ms. */
+    prefixPaddingDurationMs?: number;
+    /** Longest utterance (with padding) held for `end_of_speech` frames; later audio is not kept. Default 60 000 ms. */
+    maxBufferedSpeechMs?: number;
+    /** How often `inference_done` is emitted, in ms of audio. Default 32 ms (every window). */
+    updateIntervalMs?: number;
+    /** Rate the model runs at: 16 000 (512-sample windows) or 8 000 (256). Input of any rate is resampled. Default 16 000. */
+    sampleRate?: ModelSampleRate;
+    /** Only use the CPU execution provider. Default true. */
+    forceCPU?: boolean;
+    /** onnxruntime intra-op threads per session. Default 1: parallelism comes from `workers`. */
+    threads?: number;
+    /** Inference worker threads shared by every stream in the process. Default: available cores, at most 4. */
+    workers?: number;
+    /**
+     * Where inference runs. `auto` (default) uses worker threads when the built worker file is present
+     * (always in the published package) and the calling thread otherwise (running from TypeScript sources).
+     */
+    inference?: 'auto' | 'workers' | 'main-thread';
+    /** Most streams per inference call. Default 64. */
+    maxBatchSize?: number;
+    /**
+     * Longest a live window waits for other streams' windows to share its inference call, in ms: the
+     * latency paid for cheaper inference with many streams. A batch leaves earlier when it is full, when
+     * every active stream has a window waiting (always so with one stream) or when streams have a backlog.
+     * Default 16 ms.
+     */
+    maxBatchDelayMs?: number;
+    /** Unanalysed audio a stream holds before it drops the oldest (reported as an error). Default 30 000 ms. */
+    maxBacklogMs?: number;
+    /** Path of a Silero VAD v5/v6 ONNX file. Default: the model shipped in this package. */
+    modelPath?: string;
+    /** URL of the built inference worker, for bundlers that move it. Default: next to this module. */
+    workerUrl?: URL;
+}
+type ResolvedOptions = Required<Omit<SileroVADOptions, 'workerUrl'>> & {
+    workerUrl: URL | undefined;
+};
+
+/** Events that do not fit the VAD contract's iteration. */
+interface SileroVADStreamEvents extends Record<string, unknown> {
+    /** The stream recovered from a failed inference or dropped audio it could not keep up with. */
+    error: SileroInferenceError;
+}
+/** A Silero VAD stream: the `VADStream` contract plus recovered-error events and backlog figures. */
+declare class SileroVADStream implements VADStream {
+    #private;
+    private constructor();
+    /** Unanalysed audio waiting for inference, in ms. */
+    get pendingAudioMs(): number;
+    /** Audio analysed so far, in ms. */
+    get processedAudioMs(): number;
+    /** Reports errors the stream recovered from (`SileroInferenceError`); they never end the iteration. */
+    on<K extends keyof SileroVADStreamEvents>(name: K, listener: (event: SileroVADStreamEvents[K]) => void): this;
+    off<K extends keyof SileroVADStreamEvents>(name: K, listener: (event: SileroVADStreamEvents[K]) => void): this;
+    pushFrame(frame: AudioFrameLike): void;
+    endInput(): void;
+    close(): Promise<void>;
+    [Symbol.asyncIterator](): AsyncIterator<VADEvent>;
+}
+
+/** The model shipped in this package: `model/` sits beside both `src/` and `dist/`. */
+declare const DEFAULT_MODEL_PATH: string;
+/**
+ * Silero voice activity detection. `SileroVAD.load()` opens the model once per process (in worker
+ * threads by default); every stream shares it and keeps its own recurrent state.
+ *
+ * ```ts
+ * const vad = await SileroVAD.load({ minSilenceDurationMs: 400 });
+ * const stream = vad.stream();
+ * ```
+ */
+declare class SileroVAD implements VAD {
+    readonly options: Readonly<ResolvedOptions>;
+    private readonly pool;
+    private readonly poolKey;
+    readonly label = "silero";
+    readonly capabilities: VADCapabilities;
+    readonly minSilenceDurationMs: number;
+    readonly minSpeechDurationMs: number;
+    /** Where inference runs for this instance. */
+    readonly inference: 'workers' | 'main-thread';
+    private closed;
+    private readonly streams;
+    private constructor();
+    /**
+     * Loads the model (or joins the process's already loaded one). Rejects with `SileroModelError`,
+     * naming the path, when the file is missing or cannot be loaded.
+     */
+    static load(options?: SileroVADOptions): Promise<SileroVAD>;
+    stream(options?: {
+        signal?: AbortSignal;
+    }): SileroVADStream;
+    /** Closes this instance's streams and releases its use of the shared model; the last user stops the workers. */
+    close(): Promise<void>;
+}
+
+export { DEFAULT_MODEL_PATH, SileroInferenceError, SileroModelError, SileroVAD, type SileroVADOptions, SileroVADStream, type SileroVADStreamEvents };
