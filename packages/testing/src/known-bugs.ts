@@ -22,6 +22,14 @@ export const KNOWN_BUGS: readonly KnownBug[] = [
     diagnosis:
       'interruption-policy.ts onTurnCommitted/onTurnSkipped resume a paused speech (agent_false_interruption) when no false-interruption timer runs, even while the user is still speaking: a manual commit mid-speech makes the agent talk over the user',
   },
+  {
+    id: 'KB11',
+    invariant: 'L10',
+    pattern: /sink left paused/,
+    scenario: 'scenarios/known-bugs/kb11-sink-left-paused.json',
+    diagnosis:
+      'interruption-policy.ts pauses the audio output for a reply that has not sent its first frame yet (the KB2 fix); when that reply is cut before any frame, nothing clears or resumes the sink, which stays paused: every later speech is silent and only ends by the watchdog',
+  },
 ];
 
 /**

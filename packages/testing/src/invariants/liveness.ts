@@ -421,10 +421,19 @@ export function checkL10(m: LogModel, report: Report): void {
     const stopped = m.entries('output_audio_end').find(({ index: i }) => i > lastFrame && i <= index);
     if (!stopped) {
       const after = m.entries('output_audio_end').find(({ index: i }) => i > index);
+      const pause = [...m.entries('output_paused'), ...m.entries('output_resumed')]
+        .filter(({ index: i }) => i < index)
+        .sort((a, b) => a.index - b.index)
+        .pop();
+      const held =
+        pause?.entry.type === 'output_paused'
+          ? ` (its audio sat in a sink left paused since ${pause.entry.atMs} ms)`
+          : '';
+      const until = after ? ` (it stopped at ${after.entry.atMs} ms)` : '';
       report(
-        `${s.id}: waitForPlayout() resolved at ${entry.atMs} ms while its audio was still playing${after ? ` (it stopped at ${after.entry.atMs} ms)` : ''}`,
+        `${s.id}: waitForPlayout() resolved at ${entry.atMs} ms while its audio was still playing${held || until}`,
         entry.atMs,
-        [index, ...(after ? [after.index] : [])],
+        [index, ...(after ? [after.index] : []), ...(pause && held ? [pause.index] : [])],
       );
     }
   }

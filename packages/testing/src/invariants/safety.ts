@@ -37,11 +37,11 @@ export function checkS1(m: LogModel, report: Report): void {
     if (!out.neverFinish) deadline = entry.atMs + out.finishLagMs + eps(m);
     else if (entry.interrupted) deadline = entry.atMs + m.config.interruptedPlayoutTimeoutMs + eps(m);
     else {
-      // A silent sink is given up on after the audio's length plus the watchdog slack, paused time excluded.
+      // A silent sink is given up on after the audio's length plus the watchdog slack, paused time excluded
+      // (the session's own pause, which a sink that cannot pause never sees).
       const flushAt = lastSegmentEnd?.atMs ?? entry.atMs;
       deadline = flushAt + (lastSegmentEnd?.queuedMs ?? 0) + m.config.playoutWatchdogSlackMs + eps(m);
-      const end = deadline;
-      if (m.entries('output_paused').some(({ entry: p }) => p.atMs >= flushAt && p.atMs <= end)) continue;
+      deadline += pausedMsAfter(m, entry.speechId, flushAt, deadline);
     }
     if (deadline >= m.closeAt || deadline > m.endMs) continue;
     // An interrupt meanwhile is judged by the rule below.
@@ -85,6 +85,33 @@ export function checkS1(m: LogModel, report: Report): void {
       );
     }
   }
+}
+
+/**
+ * Extends a watchdog deadline by the time the speech spent paused by the session (the user talking)
+ * after `from`: paused time does not count against a sink that stopped reporting.
+ */
+function pausedMsAfter(m: LogModel, speechId: string | undefined, from: number, deadline: number): number {
+  const spans: Array<[number, number]> = [];
+  let pausedAt: number | undefined;
+  for (const entry of m.log) {
+    if (!('speechId' in entry) || entry.speechId !== speechId) continue;
+    if (entry.type === 'speech_paused') pausedAt ??= entry.atMs;
+    else if (
+      pausedAt !== undefined &&
+      (entry.type === 'speech_resumed' || entry.type === 'speech_interrupted' || entry.type === 'speech_done')
+    ) {
+      spans.push([pausedAt, entry.atMs]);
+      pausedAt = undefined;
+    }
+  }
+  if (pausedAt !== undefined) spans.push([pausedAt, m.endMs]);
+  let extra = 0;
+  for (const [a, b] of spans) {
+    if (b <= from || a > deadline + extra) continue;
+    extra += b - Math.max(a, from);
+  }
+  return extra;
 }
 
 /** S2: after an interrupt, nothing more of the speech is heard or recorded, and its message is marked. */
