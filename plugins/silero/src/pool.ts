@@ -159,10 +159,6 @@ export class InferencePool {
     job.queued = false;
   }
 
-  get pendingWindows(): number {
-    return this.queues[8000].size + this.queues[16000].size;
-  }
-
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

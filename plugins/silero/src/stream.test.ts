@@ -352,6 +352,15 @@ describe('failures', () => {
     aborted.pushFrame(AudioFrame.silence(16000, 1, 1600)); // ignored after close
   });
 
+  it('a stream opened with an aborted signal ends at once', async () => {
+    const { vad } = await fakeVad();
+    const stream = vad.stream({ signal: AbortSignal.abort() });
+    stream.pushFrame(AudioFrame.silence(16000, 1, 1600));
+    const seen: VADEvent[] = [];
+    for await (const e of stream) seen.push(e);
+    expect(seen).toEqual([]);
+  });
+
   it('closing the VAD ends its streams', async () => {
     const { vad } = await fakeVad();
     const stream = vad.stream();

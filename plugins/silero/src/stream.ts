@@ -92,7 +92,8 @@ export class StreamCore implements InferenceJob {
     pool.activate(this);
     if (signal) {
       if (signal.aborted) {
-        void this.close();
+        // Not from inside the constructor: the owner has not seen this stream yet.
+        queueMicrotask(() => void this.close());
       } else {
         this.abortListener = () => void this.close();
         signal.addEventListener('abort', this.abortListener, { once: true });
