@@ -33,7 +33,7 @@ export class InterruptionPolicy {
   private userSpeaking = false;
   private speechMs = 0;
   private words = 0;
-  private paused: { handle: SpeechHandle; off: () => void } | undefined;
+  private paused: { handle: SpeechHandle; off: () => void; sinkPaused: boolean } | undefined;
   private falseTimer: TimerHandle | undefined;
   private awaitingTurnDecision = false;
 
@@ -100,12 +100,18 @@ export class InterruptionPolicy {
       this.interrupt(target, 'user_turn');
       return;
     }
-    if (this.paused && (this.awaitingTurnDecision || !this.falseTimer)) this.resume(true);
+    this.resumeAfterDecision();
   }
 
   /** The pending turn was skipped (empty): a paused speech waiting on that decision resumes. */
   onTurnSkipped(): void {
-    if (this.paused && (this.awaitingTurnDecision || !this.falseTimer)) this.resume(true);
+    this.resumeAfterDecision();
+  }
+
+  /** A turn decision resolves a pause, but never over a user who is still talking (a manual commit). */
+  private resumeAfterDecision(): void {
+    if (this.paused && !this.userSpeaking && (this.awaitingTurnDecision || !this.falseTimer))
+      this.resume(true);
   }
 
   /** A speech is about to send a frame: it must not talk over a user who is speaking. */
@@ -135,10 +141,14 @@ export class InterruptionPolicy {
       offDone();
       offInterrupt();
     };
-    this.paused = { handle: target, off };
-    this.deps.gate.pause();
+    // The sink is paused only if it holds audio of this speech; a speech held before its first frame
+    // has nothing there, and a cut would then leave the sink paused for everyone after it.
     const output = this.deps.audioOutput();
-    if (output?.canPause) output.pause();
+    const pauseSink =
+      output?.canPause === true && this.deps.targetIsPlaying() && this.deps.target() === target;
+    this.paused = { handle: target, off, sinkPaused: pauseSink };
+    this.deps.gate.pause();
+    if (pauseSink) output?.pause();
     this.deps.trace({ type: 'speech_paused', speechId: target.id });
     this.deps.onPausedChanged();
   }
@@ -150,8 +160,7 @@ export class InterruptionPolicy {
     if (falseInterruption) this.deps.onFalseInterruption(paused.handle);
     this.deps.trace({ type: 'speech_resumed', speechId: paused.handle.id, falseInterruption });
     this.release();
-    const output = this.deps.audioOutput();
-    if (output?.canPause) output.resume();
+    if (paused.sinkPaused) this.deps.audioOutput()?.resume();
   }
 
   /** Forgets the paused speech and opens the gate (the speech ended, was cut, or resumed). */

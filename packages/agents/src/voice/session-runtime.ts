@@ -109,8 +109,6 @@ export class SessionRuntime {
         session.emit('user_state_changed', { oldState, newState, atMs: clock.now() });
         activity.userActivity();
       },
-      onTranscript: (transcript, isFinal, language) =>
-        session.emit('user_input_transcribed', { transcript, isFinal, language, atMs: clock.now() }),
       onTurnCommitted: (turn) => this.onTurnCommitted(turn),
       onLateFinal: (turnId, transcript) => {
         this.log.correctLastUserMessage(transcript);
@@ -376,9 +374,18 @@ export class SessionRuntime {
       case 'final_transcript': {
         const best = event.alternatives[0];
         const text = best?.text ?? '';
+        const isFinal = event.type === 'final_transcript';
+        this.session.emit('user_input_transcribed', {
+          transcript: text,
+          isFinal,
+          language: best?.language,
+          atMs: this.session.clock.now(),
+        });
+        // The policy hears the words before the tracker may commit the turn with them: words of a
+        // committed turn must not count toward the next one.
+        if (text.trim() !== '') this.policy.onUserTranscript(`${this.tracker.heardBefore} ${text}`);
         if (event.type === 'interim_transcript') this.tracker.onInterimTranscript(text, best?.language);
         else this.tracker.onFinalTranscript(text, best?.language);
-        if (text.trim() !== '') this.policy.onUserTranscript(this.tracker.pendingTranscript || text);
         break;
       }
       case 'recognition_usage':

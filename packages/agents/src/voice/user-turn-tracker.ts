@@ -29,7 +29,6 @@ export interface UserTurnTrackerDeps {
   nextTurnId(): string;
   trace(record: TraceRecord): void;
   onUserStateChanged(oldState: UserState, newState: UserState): void;
-  onTranscript(text: string, isFinal: boolean, language: string | undefined): void;
   onTurnCommitted(turn: CommittedTurn): void;
   /** A final transcript arrived for speech whose turn was already committed from an interim. */
   onLateFinal(turnId: string, transcript: string): void;
@@ -70,6 +69,12 @@ export class UserTurnTracker {
   /** Transcript heard since the last commit. */
   get pendingTranscript(): string {
     return joinText([...this.finals, this.interim]);
+  }
+
+  /** What was heard before a new transcript of this kind (an interim replaces the previous interim). */
+  /** What was heard since the last commit before a new transcript (which replaces any interim). */
+  get heardBefore(): string {
+    return joinText(this.finals);
   }
 
   get endpointingPending(): boolean {
@@ -126,12 +131,10 @@ export class UserTurnTracker {
   onInterimTranscript(text: string, language: string | undefined): void {
     this.interim = text;
     this.language = language ?? this.language;
-    this.deps.onTranscript(text, false, language);
   }
 
   onFinalTranscript(text: string, language: string | undefined): void {
     this.language = language ?? this.language;
-    this.deps.onTranscript(text, true, language);
     this.awaitingFinal = false;
     if (this.lateFinalFor && !this.vadSpeaking && this.finals.length === 0) {
       // The turn was committed from an interim; this final belongs to it.
