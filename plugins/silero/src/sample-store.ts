@@ -85,6 +85,11 @@ export function appendMonoFloat(store: SampleStore<Float32Array>, data: Int16Arr
   const at = store.reserve(frames);
   const out = store.data;
   const scale = 1 / (32768 * channels);
+  if (channels === 1) {
+    for (let i = 0; i < frames; i++) out[at + i] = (data[i] as number) * scale;
+    store.commit(frames);
+    return;
+  }
   for (let i = 0, j = 0; i < frames; i++) {
     let sum = 0;
     for (let c = 0; c < channels; c++) sum += data[j++] as number;
