@@ -7,28 +7,12 @@ import type { KnownBug } from './fuzz.js';
  */
 export const KNOWN_BUGS: readonly KnownBug[] = [
   {
-    id: 'KB9',
+    id: 'KB12',
     invariant: 'S9',
     pattern: /was interrupted \(user_turn\) after \d+ ms of speech and 0 word\(s\)/,
-    scenario: 'scenarios/known-bugs/kb9-committing-final-counts-for-next-turn.json',
+    scenario: 'scenarios/known-bugs/kb12-late-final-counts-for-next-turn.json',
     diagnosis:
-      'session-runtime.ts onSttEvent feeds a final transcript to the interruption policy after the tracker committed the turn with it (commitOnFinal), so its words count toward the next turn: an empty manual commit then cuts the reply',
-  },
-  {
-    id: 'KB10',
-    invariant: 'S7',
-    pattern: /\(interruptible\) sent a frame at \d+ ms while the user was speaking/,
-    scenario: 'scenarios/known-bugs/kb10-manual-commit-resumes-over-user.json',
-    diagnosis:
-      'interruption-policy.ts onTurnCommitted/onTurnSkipped resume a paused speech (agent_false_interruption) when no false-interruption timer runs, even while the user is still speaking: a manual commit mid-speech makes the agent talk over the user',
-  },
-  {
-    id: 'KB11',
-    invariant: 'L10',
-    pattern: /sink left paused/,
-    scenario: 'scenarios/known-bugs/kb11-sink-left-paused.json',
-    diagnosis:
-      'interruption-policy.ts pauses the audio output for a reply that has not sent its first frame yet (the KB2 fix); when that reply is cut before any frame, nothing clears or resumes the sink, which stays paused: every later speech is silent and only ends by the watchdog',
+      'session-runtime.ts still feeds the interruption policy a late final transcript (one that only updates a turn already committed from an interim, see onLateFinal): its words count toward the next turn, and an empty manual commit then cuts the reply (the KB9 fix covered only commit-on-final)',
   },
 ];
 
@@ -97,5 +81,26 @@ export const FIXED_BUGS: ReadonlyArray<{
     scenario: 'scenarios/regressions/kb8-handoff-during-close.json',
     diagnosis:
       "reply-pipeline.ts performed a tool's handoff after close() interrupted the speech: the new agent entered a closed session and its onEnter failed",
+  },
+  {
+    id: 'KB9',
+    invariant: 'S9',
+    scenario: 'scenarios/regressions/kb9-committing-final-counts-for-next-turn.json',
+    diagnosis:
+      'session-runtime.ts fed a final transcript to the interruption policy after the tracker had committed the turn with it, so its words counted toward the next turn: an empty manual commit then cut the reply',
+  },
+  {
+    id: 'KB10',
+    invariant: 'S7',
+    scenario: 'scenarios/regressions/kb10-manual-commit-resumes-over-user.json',
+    diagnosis:
+      'interruption-policy.ts resumed a paused speech on a turn decision while the user was still speaking: a manual commit mid-speech made the agent talk over the user',
+  },
+  {
+    id: 'KB11',
+    invariant: 'L10',
+    scenario: 'scenarios/regressions/kb11-sink-left-paused.json',
+    diagnosis:
+      'the sink was paused for a reply that had not sent a frame yet and never resumed when that reply was cut: every later speech was silent until the watchdog',
   },
 ];
