@@ -16,6 +16,7 @@ import {
   CTRL_SLOTS,
   CTRL_STATUS,
   CTRL_STEPS,
+  CTRL_STOP,
   ERROR_TEXT_BYTES,
   floatsFor,
   type ModelSampleRate,
@@ -104,6 +105,26 @@ export class WorkerExecutor implements InferenceExecutor {
     this.errorText = new Uint8Array(init.errorText);
     worker.on('exit', () => this.onExit());
     worker.on('error', () => this.onExit());
+    live.add(this);
+    if (!exitHookInstalled) {
+      exitHookInstalled = true;
+      process.once('exit', settleOnExit);
+    }
+  }
+
+  /**
+   * Called as the process exits: lets a running batch reach the end of its current step. Node
+   * terminates worker threads at exit, and onnxruntime aborts the whole process (SIGABRT) when that
+   * happens inside one of its calls, so `process.exit()` during inference would otherwise crash.
+   */
+  settleForExit(deadline: number): void {
+    const control = this.control;
+    Atomics.store(control, CTRL_STOP, 1);
+    while (Atomics.load(control, CTRL_DONE_SEQ) !== this.seq && !this.exited) {
+      const left = deadline - performance.now();
+      if (left <= 0) return;
+      Atomics.wait(control, CTRL_DONE_SEQ, this.seq - 1, left);
+    }
   }
 
   static async create(settings: ExecutorSettings, workerUrl: URL): Promise<WorkerExecutor> {
@@ -203,11 +224,21 @@ export class WorkerExecutor implements InferenceExecutor {
   private onExit(): void {
     if (this.exited) return;
     this.exited = true;
+    live.delete(this);
     // Release a batch that is waiting on a worker that will never answer.
     this.control[CTRL_STATUS] = STATUS_CRASHED;
     Atomics.store(this.control, CTRL_DONE_SEQ, this.seq);
     Atomics.notify(this.control, CTRL_DONE_SEQ);
   }
+}
+
+const live = new Set<WorkerExecutor>();
+let exitHookInstalled = false;
+
+function settleOnExit(): void {
+  // Blocking is allowed here and bounded: the process is going away either way.
+  const deadline = performance.now() + 500;
+  for (const executor of live) executor.settleForExit(deadline);
 }
 
 /** The built worker next to the running bundle (dist/), or undefined when running from sources. */

@@ -12,6 +12,7 @@ import {
   CTRL_RATE,
   CTRL_STATUS,
   CTRL_STEPS,
+  CTRL_STOP,
   ERROR_TEXT_BYTES,
   type ModelSampleRate,
   STATUS_FAILED,
@@ -46,6 +47,7 @@ async function serve(init: WorkerInit, runner: BatchRunner): Promise<void> {
   const timing = new Float64Array(init.timing);
   const errorText = new Uint8Array(init.errorText);
   const encoder = new TextEncoder();
+  const stopped = () => Atomics.load(control, CTRL_STOP) === 1;
   // The control block is fresh, so the pool's first command is sequence 1. Reading the counter here
   // instead would race with a pool that got 'ready' and sent that command before this line ran.
   let seen = 0;
@@ -65,7 +67,7 @@ async function serve(init: WorkerInit, runner: BatchRunner): Promise<void> {
     const rate = control[CTRL_RATE] as ModelSampleRate;
     const started = performance.now();
     try {
-      await runner.run(shared, batch, steps, rate);
+      await runner.run(shared, batch, steps, rate, stopped);
       timing[0] = performance.now() - started;
       control[CTRL_STATUS] = STATUS_OK;
     } catch (error) {

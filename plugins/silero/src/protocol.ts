@@ -36,6 +36,8 @@ export const CTRL_ERROR_LENGTH = 6;
 export const CTRL_STEPS = 7;
 /** Set to 1 to make the worker exit at the start of its next run: how tests exercise crash recovery. */
 export const CTRL_CRASH = 8;
+/** Set to 1 when the process is exiting: the worker stops between steps instead of running on. */
+export const CTRL_STOP = 9;
 export const CTRL_SLOTS = 10;
 
 /**

@@ -106,7 +106,13 @@ export class BatchRunner {
    * Runs `steps` consecutive windows of `batch` rows at `rate`, carrying each row's state from step to
    * step. Afterwards `views.state` holds the final states and `views.output` the probabilities.
    */
-  async run(views: BatchViews, batch: number, steps: number, rate: ModelSampleRate): Promise<void> {
+  async run(
+    views: BatchViews,
+    batch: number,
+    steps: number,
+    rate: ModelSampleRate,
+    stopped: () => boolean = never,
+  ): Promise<void> {
     if (batch < 1 || batch > this.maxBatch)
       throw new RangeError(`batch ${batch} outside 1..${this.maxBatch}`);
     const run = this.bind(batch, rate);
@@ -114,6 +120,7 @@ export class BatchRunner {
     const stateLength = batch * STATE_SIZE;
     copy(views.state, 0, this.state, stateLength);
     for (let step = 0; step < steps; step++) {
+      if (stopped()) throw new Error('stopped: the process is exiting');
       copy(views.input, step * rowsLength, this.input, rowsLength);
       await this.session.run(run.feeds, run.fetches);
       // Inputs and outputs may not alias in onnxruntime, hence the second state buffer.
@@ -149,6 +156,10 @@ export class BatchRunner {
     this.bound.set(key, run);
     return run;
   }
+}
+
+function never(): boolean {
+  return false;
 }
 
 function copy(from: Float32Array, offset: number, to: Float32Array, length: number): void {

@@ -102,6 +102,25 @@ describe.skipIf(!tools)('inference in worker threads (built worker)', () => {
     }
   });
 
+  it('lets process.exit() during inference exit cleanly', async () => {
+    const script = join(built.root, 'exit.mjs');
+    writeFileSync(
+      script,
+      `import { SileroVAD } from './dist/index.js';
+const vad = await SileroVAD.load();
+let seed = 1;
+const noise = () => ((seed = (seed * 1103515245 + 12345) >>> 0) % 4000) - 2000;
+for (let s = 0; s < 40; s++) {
+  const stream = vad.stream();
+  for (let i = 0; i < 500; i++) stream.pushFrame({ data: Int16Array.from({ length: 320 }, noise), sampleRate: 16000, channels: 1, samplesPerChannel: 320 });
+}
+setTimeout(() => process.exit(0), 30);
+`,
+    );
+    // Without the exit hook, onnxruntime aborts the process (SIGABRT) when Node tears a worker down mid-run.
+    await expect(promisify(execFile)(process.execPath, [script], { timeout: 20_000 })).resolves.toBeDefined();
+  });
+
   it('finds its worker next to the built bundle and does not keep an idle process alive', async () => {
     const script = join(built.root, 'main.mjs');
     writeFileSync(
