@@ -47,7 +47,9 @@ for (const dir of packageDirs) {
 }
 
 if (failures > 0) {
-  console.error(`\n${failures} API report(s) out of date. If the change is intended: pnpm build && pnpm api:update, then add a changeset.`);
+  console.error(
+    `\n${failures} API report(s) out of date. If the change is intended: pnpm build && pnpm api:update, then add a changeset.`,
+  );
   process.exit(1);
 }
 console.log(`API reports ${mode === '--update' ? 'written' : 'match'} for ${checked} package(s).`);

@@ -383,7 +383,9 @@ export class SessionRuntime {
         });
         // The policy hears the words before the tracker may commit the turn with them: words of a
         // committed turn must not count toward the next one.
-        if (text.trim() !== '') this.policy.onUserTranscript(`${this.tracker.heardBefore} ${text}`);
+        const lateFinal = isFinal && this.tracker.nextFinalIsLate;
+        if (text.trim() !== '' && !lateFinal)
+          this.policy.onUserTranscript(`${this.tracker.heardBefore} ${text}`);
         if (event.type === 'interim_transcript') this.tracker.onInterimTranscript(text, best?.language);
         else this.tracker.onFinalTranscript(text, best?.language);
         break;

@@ -72,6 +72,11 @@ export class UserTurnTracker {
   }
 
   /** What was heard before a new transcript of this kind (an interim replaces the previous interim). */
+  /** The next final transcript only corrects a turn already committed from an interim. */
+  get nextFinalIsLate(): boolean {
+    return this.lateFinalFor !== undefined && !this.vadSpeaking && this.finals.length === 0;
+  }
+
   /** What was heard since the last commit before a new transcript (which replaces any interim). */
   get heardBefore(): string {
     return joinText(this.finals);
