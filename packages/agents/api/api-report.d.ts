@@ -24,6 +24,168 @@ declare class AudioFrame implements AudioFrameLike {
     get durationMs(): number;
 }
 
+/** Duration of a frame in milliseconds. */
+declare function frameDurationMs(frame: AudioFrameLike): number;
+/**
+ * How many samples per channel `durationMs` of audio holds at `sampleRate`. Throws when that is not a
+ * whole number (10 ms at 22050 Hz is 220.5 samples), because rounding silently would make fixed-size
+ * windows drift against the timestamps derived from them.
+ */
+declare function samplesPerChannelForDuration(sampleRate: number, durationMs: number): number;
+/**
+ * Joins frames of one format into a single frame. A single frame is returned as is (no copy).
+ * Throws InvalidAudioError for an empty list or when sample rates or channel counts differ.
+ */
+declare function concatenateFrames(frames: readonly AudioFrameLike[]): AudioFrame;
+/**
+ * Cuts a frame into consecutive frames of `durationMs`; the last one holds the remainder and may be
+ * shorter. The pieces are views on the input's memory (no copy).
+ */
+declare function splitFrame(frame: AudioFrameLike, durationMs: number): AudioFrame[];
+interface FrameChunkerOptions {
+    sampleRate: number;
+    /** Defaults to 1. */
+    channels?: number;
+    /** Duration of every output frame; must be a whole number of samples at `sampleRate`. */
+    durationMs?: number;
+    /** Alternative to `durationMs` for consumers that count samples (e.g. 512-sample VAD windows). */
+    samplesPerChannel?: number;
+}
+/**
+ * Re-frames a stream: push frames of any length, receive frames of exactly one size. VADs and
+ * transports that need 10/20/30 ms frames put one in front of their input.
+ *
+ * Output frames that lie wholly inside one pushed frame are views on its memory (no copy); samples
+ * that straddle pushes are copied into a fresh buffer per output frame.
+ */
+declare class FrameChunker {
+    readonly sampleRate: number;
+    readonly channels: number;
+    readonly samplesPerChannel: number;
+    private pending;
+    private pendingSamples;
+    constructor(options: FrameChunkerOptions);
+    /** Duration of each output frame. */
+    get durationMs(): number;
+    /** Samples per channel held back until the next push completes a frame. */
+    get pendingSamplesPerChannel(): number;
+    push(frame: AudioFrameLike): AudioFrame[];
+    /**
+     * Emits what is left as a final frame: shorter than the others, or padded with silence to full
+     * size when `padWithSilence` is set (for consumers that only accept one frame size).
+     */
+    flush(options?: {
+        padWithSilence?: boolean;
+    }): AudioFrame[];
+    /** Drops buffered samples, e.g. when the stream is interrupted. */
+    reset(): void;
+    private takePending;
+}
+/** Silence with the same rate, channel count and length as `frame`. */
+declare function silenceLike(frame: AudioFrameLike): AudioFrame;
+/** Averages all channels into one. A mono frame is returned as is. */
+declare function toMono(frame: AudioFrameLike): AudioFrame;
+/**
+ * Int16 PCM to floats in [-1, 1). Writes into `output` when given (it must have the same length), so
+ * hot paths can reuse one buffer.
+ */
+declare function int16ToFloat32(input: Int16Array, output?: Float32Array): Float32Array;
+/**
+ * Floats to Int16 PCM, scaled by 32768 (the inverse of `int16ToFloat32`, so a round trip is lossless),
+ * rounded half away from zero and clamped: +1.0 becomes 32767, -1.0 becomes -32768, NaN becomes 0.
+ */
+declare function float32ToInt16(input: Float32Array, output?: Int16Array): Int16Array;
+/**
+ * Reads little-endian Int16 PCM bytes (a Buffer is a Uint8Array). Returns a view on the same memory
+ * when the bytes are 2-byte aligned, and a copy otherwise.
+ */
+declare function int16FromBytes(bytes: Uint8Array): Int16Array;
+/** Int16 samples as little-endian bytes: a view on the same memory (a copy on big-endian hosts). */
+declare function int16ToBytes(samples: Int16Array): Uint8Array;
+/** Wraps interleaved little-endian Int16 PCM bytes as a frame, without copying when aligned. */
+declare function frameFromBytes(bytes: Uint8Array, sampleRate: number, channels?: number): AudioFrame;
+/** The frame's samples as little-endian bytes, without copying on little-endian hosts. */
+declare function frameToBytes(frame: AudioFrameLike): Uint8Array;
+/** Largest absolute sample value over all channels, 0..32768. */
+declare function peakAmplitude(frame: AudioFrameLike): number;
+/** Peak level in dB relative to full scale (32768). Silence is -Infinity. */
+declare function peakDbfs(frame: AudioFrameLike): number;
+/**
+ * RMS level over all channels in dB relative to full scale (32768): a full-scale square wave is 0 dBFS,
+ * a full-scale sine about -3 dBFS. Silence and empty frames are -Infinity.
+ */
+declare function rmsDbfs(frame: AudioFrameLike): number;
+
+type ResamplerQuality = 'low' | 'medium' | 'high';
+interface AudioResamplerOptions {
+    /** Interleaved channels per frame. Defaults to 1. */
+    channels?: number;
+    /**
+     * Filter length versus fidelity. Every level starts its stopband at the lower Nyquist frequency, so
+     * none aliases; they differ in stopband depth and in how close to Nyquist the passband reaches:
+     * - `low`: 60 dB stopband, flat to ~63% of the lower Nyquist, shortest filter.
+     * - `medium` (default): 80 dB, flat to ~73% (5.8 kHz when one side is 16 kHz).
+     * - `high`: 100 dB, flat to ~87%, about three times the work of `medium`.
+     */
+    quality?: ResamplerQuality;
+}
+/** Highest rate accepted; beyond it filter lengths for large ratios stop being reasonable. */
+declare const MAX_RESAMPLER_SAMPLE_RATE = 768000;
+/**
+ * Streaming sample-rate converter for Int16 PCM: a rational (up/down) polyphase windowed-sinc filter.
+ * Output sample k sits exactly at input time k * inputRate / outputRate, so the output is aligned with
+ * the input and has no group delay; in exchange `push` holds back a few ms of input (half the filter
+ * length) until the samples after it arrive, and `flush` releases them.
+ *
+ * Filter state is kept across pushes, so the chunking of the input never changes the output: pushing a
+ * signal in any pieces yields exactly the samples `resampleFrame` gives for the whole signal.
+ */
+declare class AudioResampler {
+    readonly inputRate: number;
+    readonly outputRate: number;
+    readonly channels: number;
+    readonly quality: ResamplerQuality;
+    /** Output samples are produced at input positions k * down / up (rates divided by their gcd). */
+    private readonly up;
+    private readonly down;
+    private readonly filter;
+    /** Interleaved input history; index 0 is the first tap of the next output sample. */
+    private history;
+    private historyLength;
+    /** Where, in `history`, the first tap of the output being computed lies. */
+    private readBase;
+    /** Fractional position of the next output between two input samples, in units of 1/up. */
+    private phase;
+    constructor(inputRate: number, outputRate: number, options?: AudioResamplerOptions);
+    /**
+     * Resamples the next piece of the stream. Returns zero or one frame: input shorter than the filter's
+     * look-ahead is held until more arrives. With equal rates the frame is passed through untouched.
+     */
+    push(frame: AudioFrameLike): AudioFrame[];
+    /**
+     * Ends the stream: returns the held-back tail (as if silence followed the input) and resets, so the
+     * resampler can start an unrelated stream. Total output over the stream is ceil(inputSamples * ratio).
+     */
+    flush(): AudioFrame[];
+    /** Drops held-back input without producing output, e.g. when playback is interrupted. */
+    reset(): void;
+    private appendInput;
+    private appendSilence;
+    private reserve;
+    private discardConsumedInput;
+    /** Computes every output whose first tap lies at or before `lastReadBase` in the history. */
+    private produce;
+    private convolveExact;
+    private convolveInterpolated;
+}
+/**
+ * Resamples one complete frame (the whole signal, zeros assumed before and after). Returns the frame
+ * itself when the rates already match.
+ */
+declare function resampleFrame(frame: AudioFrameLike, outputRate: number, options?: {
+    quality?: ResamplerQuality;
+}): AudioFrame;
+
 /** Base class of every error the core throws on purpose, so users can tell ours from theirs. */
 declare class VoxwireError extends Error {
     name: string;
@@ -174,7 +336,10 @@ declare class ChatContext {
     addFunctionCall(call: NewItem<FunctionCall>): FunctionCall;
     addFunctionCallOutput(output: NewItem<FunctionCallOutput>): FunctionCallOutput;
     addHandoff(handoff: NewItem<AgentHandoff>): AgentHandoff;
-    /** Inserts keeping time order; items with equal timestamps keep insertion order. */
+    /**
+     * Inserts keeping time order; items with equal timestamps keep insertion order. The item is frozen:
+     * items are values shared by every copy of the context, so a change is a `replace()`, never an edit.
+     */
     insert(item: ChatItem): void;
     getById(id: string): ChatItem | undefined;
     indexById(id: string): number;
@@ -194,6 +359,11 @@ declare class ChatContext {
     toJSON(): {
         items: ChatItem[];
     };
+    /**
+     * Rebuilds a context from `toJSON()` output, e.g. a stored conversation. The data is checked, since it
+     * usually comes from outside the process; unknown extra fields are kept. Throws `TypeError` naming
+     * the first bad field.
+     */
     static fromJSON(json: {
         items: readonly ChatItem[];
     }): ChatContext;
@@ -201,46 +371,6 @@ declare class ChatContext {
 }
 /** The text of a message's content, images left out. */
 declare function messageText(message: ChatMessage): string;
-
-/**
- * What a tool sees while it runs. The session engine provides the implementation.
- */
-interface RunContext<UserData = unknown> {
-    readonly userData: UserData;
-    readonly functionCall: FunctionCall;
-    /** Aborted when the speech this tool belongs to is interrupted (unless interruptions are disallowed). */
-    readonly signal: AbortSignal;
-    /** Makes the current speech uninterruptible for the rest of this tool's run. */
-    disallowInterruptions(): void;
-    /** Resolves when the speech this tool belongs to has stopped playing (ended or interrupted). */
-    waitForPlayout(): Promise<void>;
-}
-
-type JSONSchema = Record<string, unknown>;
-interface ToolOptions<Schema extends z.ZodType, Result, UserData> {
-    /** Letters, digits, `_` and `-`, at most 64 characters (what every provider accepts). */
-    name: string;
-    description: string;
-    /** A zod schema of the arguments; an object schema. Omit for a tool without arguments. */
-    parameters?: Schema;
-    execute(args: z.output<Schema>, ctx: RunContext<UserData>): Result | Promise<Result>;
-}
-interface Tool<Schema extends z.ZodType = z.ZodType, Result = unknown, UserData = unknown> {
-    readonly type: 'function';
-    readonly name: string;
-    readonly description: string;
-    readonly parameters: Schema;
-    /** JSON Schema of the arguments, for providers. */
-    readonly jsonSchema: JSONSchema;
-    /**
-     * Parses the model's raw JSON arguments. Throws `ToolError` with a message the model can act on
-     * when the JSON is malformed or does not match the schema.
-     */
-    parseArguments(raw: string): z.output<Schema>;
-    execute(args: z.output<Schema>, ctx: RunContext<UserData>): Result | Promise<Result>;
-}
-type AnyTool = Tool<z.ZodType, any, any>;
-declare function tool<Schema extends z.ZodType = z.ZodObject<Record<string, never>>, Result = unknown, UserData = unknown>(options: ToolOptions<Schema, Result, UserData>): Tool<Schema, Result, UserData>;
 
 type ToolChoice = 'auto' | 'required' | 'none' | {
     type: 'function';
@@ -474,6 +604,734 @@ interface VAD {
 }
 
 /**
+ * All time in the core flows through a Clock so that a whole conversation can run on virtual time.
+ * Every duration and timestamp is in milliseconds.
+ */
+interface TimerHandle {
+    /** Cancels the timer. Cancelling a fired or cancelled timer is a no-op. */
+    cancel(): void;
+}
+interface Clock {
+    /** Monotonic milliseconds since an arbitrary origin. */
+    now(): number;
+    /**
+     * Resolves after `ms`. Rejects with the signal's reason (an `AbortError` by default) when the signal
+     * aborts first; the pending timer is released at that moment so nothing is retained.
+     * A negative or NaN `ms` means 0; `Infinity` never resolves (only the signal can end it).
+     */
+    sleep(ms: number, signal?: AbortSignal): Promise<void>;
+    /** Calls `callback` once after `ms` (same rules for odd values as `sleep`). */
+    setTimer(ms: number, callback: () => void): TimerHandle;
+    /** Calls `callback` every `intervalMs` (at least 1 ms) until cancelled. */
+    setRepeatingTimer(intervalMs: number, callback: () => void): TimerHandle;
+}
+declare function abortReason(signal: AbortSignal): unknown;
+/** Shared by both clocks: a sleep is a timer plus an abort listener that is always removed. */
+declare function sleepWithTimer(clock: Clock, ms: number, signal?: AbortSignal): Promise<void>;
+/** The wall clock. The only place in the core that touches the host's timers. */
+declare class RealClock implements Clock {
+    now(): number;
+    sleep(ms: number, signal?: AbortSignal): Promise<void>;
+    setTimer(ms: number, callback: () => void): TimerHandle;
+    setRepeatingTimer(intervalMs: number, callback: () => void): TimerHandle;
+}
+/** The process-wide real clock, used when no clock is injected. */
+declare function realClock(): Clock;
+
+/** Produces ids like `item_1`, `item_2`. Deterministic per generator, so simulations replay exactly. */
+type IdGenerator = (prefix: string) => string;
+declare function createIdGenerator(namespace?: string): IdGenerator;
+/** Ids unique within the process, for objects created outside a session. */
+declare function processId(prefix: string): string;
+
+/**
+ * A minimal typed event emitter. A throwing listener is isolated (reported to `onListenerError`) so one
+ * bad subscriber cannot break the session that emits.
+ */
+type EventMap = Record<string, unknown>;
+type Listener<T> = (event: T) => void;
+declare class TypedEmitter<Events extends EventMap> {
+    private readonly listeners;
+    private readonly onceWrappers;
+    onListenerError: (error: unknown, eventName: string) => void;
+    on<K extends keyof Events>(name: K, listener: Listener<Events[K]>): this;
+    once<K extends keyof Events>(name: K, listener: Listener<Events[K]>): this;
+    /** Removes a listener added with `on` or `once`. */
+    off<K extends keyof Events>(name: K, listener: Listener<Events[K]>): this;
+    emit<K extends keyof Events>(name: K, event: Events[K]): void;
+    listenerCount(name: keyof Events): number;
+    removeAllListeners(): void;
+}
+
+interface AgentOptions {
+    instructions: string;
+    tools?: readonly AnyTool[];
+    /** The conversation this agent starts with. A handoff copies the previous agent's when omitted. */
+    chatCtx?: ChatContext;
+    /** Per-agent providers override the session's. */
+    stt?: STT;
+    llm?: LLM;
+    tts?: TTS;
+    vad?: VAD;
+    turnDetector?: TurnDetector;
+    /** Shows up in handoff records and logs. Defaults to the class name plus a counter. */
+    id?: string;
+}
+/**
+ * What the agent is: its instructions, tools and providers, and hooks for entering, leaving and for each
+ * completed user turn. Subclass it and override the hooks.
+ */
+declare class Agent<UserData = unknown> {
+    readonly id: string;
+    instructions: string;
+    tools: readonly AnyTool[];
+    chatCtx: ChatContext;
+    readonly stt: STT | undefined;
+    readonly llm: LLM | undefined;
+    readonly tts: TTS | undefined;
+    readonly vad: VAD | undefined;
+    readonly turnDetector: TurnDetector | undefined;
+    /** @internal */
+    attachedSession: AgentSession<UserData> | undefined;
+    /** @internal True when no chatCtx was given, so a handoff may carry the conversation over. */
+    readonly inheritsChatCtx: boolean;
+    constructor(options: AgentOptions);
+    /** The session running this agent. Throws when the agent is not active. */
+    get session(): AgentSession<UserData>;
+    /** Called when the agent becomes active: a good place to greet (`this.session.generateReply()`). */
+    onEnter(): Promise<void>;
+    /** Called when another agent takes over or the session closes. */
+    onExit(): Promise<void>;
+    /**
+     * Called when the user's turn is committed, before the reply is generated. Edit `chatCtx` (this turn's
+     * copy) or `message`; throw `StopResponse` to skip the reply.
+     */
+    onUserTurnCompleted(_chatCtx: ChatContext, _message: ChatMessage): Promise<void>;
+}
+/** Thrown from `onUserTurnCompleted` to answer nothing to this turn (the decision is logged). */
+declare class StopResponse extends Error {
+    name: string;
+    constructor(message?: string);
+}
+
+/** The task was awaited outside a session (no tool or agent hook is running). */
+declare class TaskContextError extends VoxwireError {
+    name: string;
+}
+/**
+ * An agent that runs until it reaches a result, then hands control back to whoever awaited it. Awaited
+ * inside a tool (`const email = await new GetEmailTask()`), it takes over the conversation; the tool's
+ * speech stays uninterruptible meanwhile and the tool gets the result.
+ */
+declare class AgentTask<Result = unknown, UserData = unknown> extends Agent<UserData> implements PromiseLike<Result> {
+    private settled;
+    private resolveResult;
+    private rejectResult;
+    /** @internal Resolves with the result, rejects with the failure passed to `complete()`. */
+    readonly result: Promise<Result>;
+    private started;
+    constructor(options: AgentOptions);
+    get completed(): boolean;
+    /** Ends the task with a result, or with an error the awaiting tool will see. Later calls are ignored. */
+    complete(result: Result | Error): void;
+    then<R1 = Result, R2 = never>(onfulfilled?: ((value: Result) => R1 | PromiseLike<R1>) | null, onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null): PromiseLike<R1 | R2>;
+    private start;
+}
+
+/** Where the user's audio comes from: any async sequence of frames (a room track, a socket, a file). */
+type AudioInput = AsyncIterable<AudioFrame>;
+interface PlaybackFinished {
+    /** How much of the segment was actually heard, in ms. */
+    playbackPositionMs: number;
+    /** True when the segment was cut short by `clearBuffer()`. */
+    interrupted: boolean;
+}
+/**
+ * Where the agent's audio goes. The session sends one segment at a time: frames, then `flush()` (played to
+ * the end) or `clearBuffer()` (stop now), and awaits `waitForPlayout()` for that segment.
+ * Extend `AudioOutputBase` rather than implementing this directly: it keeps the segment bookkeeping.
+ */
+interface AudioOutput {
+    /** Frames are resampled to this rate when set. */
+    readonly sampleRate: number | undefined;
+    /** Whether `pause()` / `resume()` hold playback (false interruptions need it). */
+    readonly canPause: boolean;
+    /** Queues a frame for playback. May wait (back-pressure) while the sink's buffer is full. */
+    captureFrame(frame: AudioFrame): Promise<void>;
+    /** Ends the current segment: it plays to the end, then its playout finishes. */
+    flush(): void;
+    /**
+     * Drops whatever of the current segment has not been played yet; its playout finishes as interrupted.
+     * It also ends a pause: the next segment starts playing as soon as it arrives.
+     */
+    clearBuffer(): void;
+    pause(): void;
+    resume(): void;
+    /** Resolves when the last ended segment has finished playing (or was cleared). */
+    waitForPlayout(): Promise<PlaybackFinished>;
+    /** Subscribes to playback start/finish of segments; returns an unsubscribe function. */
+    onPlayback(listener: (event: PlaybackEvent) => void): () => void;
+}
+type PlaybackEvent = {
+    type: 'playback_started';
+} | ({
+    type: 'playback_finished';
+} & PlaybackFinished);
+/**
+ * Segment bookkeeping shared by every output: a sink calls `notifyPlaybackStarted()` when the first
+ * frame of a segment is audible and `notifyPlaybackFinished()` when the segment has ended, and
+ * `waitForPlayout()` pairs each ended segment with its finish.
+ */
+declare abstract class AudioOutputBase implements AudioOutput {
+    abstract readonly sampleRate: number | undefined;
+    abstract readonly canPause: boolean;
+    private segmentsEnded;
+    private segmentsFinished;
+    private lastFinished;
+    private waiters;
+    private readonly listeners;
+    private segmentOpen;
+    /** Queues a frame in the sink (the base class has already opened the segment). */
+    protected abstract onCaptureFrame(frame: AudioFrame): Promise<void>;
+    protected abstract onFlush(): void;
+    protected abstract onClearBuffer(): void;
+    abstract pause(): void;
+    abstract resume(): void;
+    captureFrame(frame: AudioFrame): Promise<void>;
+    flush(): void;
+    clearBuffer(): void;
+    waitForPlayout(): Promise<PlaybackFinished>;
+    onPlayback(listener: (event: PlaybackEvent) => void): () => void;
+    /** True between the first frame of a segment and its flush/clear. */
+    protected get inSegment(): boolean;
+    /** True when an ended segment has not reported its finish yet. */
+    protected get finishPending(): boolean;
+    protected notifyPlaybackStarted(): void;
+    /** Call once per ended segment, when its last audible sample has played (or it was cleared). */
+    protected notifyPlaybackFinished(event: PlaybackFinished): void;
+    private endSegment;
+}
+/**
+ * Receives the agent's transcript in step with the audio actually played, and the user's transcripts.
+ */
+interface TextOutput {
+    /** A piece of the agent's transcript that has just become audible. */
+    captureText(text: string): void;
+    /** The current agent message is complete (or was interrupted). */
+    flush(): void;
+}
+/**
+ * An output that plays into nothing at real speed on the given clock: useful for text-only sessions and
+ * tests. Playback of a segment takes as long as its audio.
+ */
+declare class NullAudioOutput extends AudioOutputBase {
+    private readonly clock;
+    readonly sampleRate: number | undefined;
+    readonly canPause = true;
+    private queuedMs;
+    private playedMs;
+    private playing;
+    private paused;
+    private startedAt;
+    private finishTimer;
+    constructor(clock: Clock);
+    protected onCaptureFrame(frame: AudioFrame): Promise<void>;
+    protected onFlush(): void;
+    protected onClearBuffer(): void;
+    pause(): void;
+    resume(): void;
+    private heardMs;
+    private scheduleFinish;
+    private finish;
+}
+
+/** How the session decides that the user has finished, and when the user may cut the agent off. All in ms. */
+interface TurnHandlingOptions {
+    /**
+     * What ends a user turn: `vad` (silence after speech, refined by the turn detector when one is set),
+     * `stt` (the recognizer's end of speech / final transcript), or `manual` (`commitUserTurn()` only).
+     */
+    turnDetection: 'vad' | 'stt' | 'manual';
+    /** Silence after the last speech before a turn may be committed. */
+    minEndpointingDelay: number;
+    /** Longest wait after the last speech when the turn detector thinks the user is not done. */
+    maxEndpointingDelay: number;
+    /** User speech this long (VAD) can interrupt the agent. */
+    minInterruptionDuration: number;
+    /** This many transcribed words can interrupt the agent; 0 means any word. */
+    minInterruptionWords: number;
+    /** After the user stops, how long a paused speech waits for words before it resumes. */
+    falseInterruptionTimeout: number;
+    /** Pause on user speech and resume if it was a false interruption, instead of cutting at once. */
+    resumeFalseInterruption: boolean;
+    /** Feed the STT silence (never the VAD) while an uninterruptible speech plays. */
+    discardAudioIfUninterruptible: boolean;
+}
+declare const defaultTurnHandling: TurnHandlingOptions;
+declare function resolveTurnHandling(options: Partial<TurnHandlingOptions> | undefined): TurnHandlingOptions;
+
+/**
+ * Fine-grained records of what the session did, in order, each stamped with the session clock. They are
+ * the raw material of the invariant checker and of readable timelines; production code can log them.
+ * Public events (`user_state_changed`, ...) are not repeated here.
+ */
+type SpeechOutcome = 'played' | 'interrupted' | 'failed';
+type InterruptReason = 'user_speech' | 'user_words' | 'user_turn' | 'api' | 'forced' | 'close';
+type TraceRecord = {
+    type: 'speech_queued';
+    speechId: string;
+    priority: number;
+} | {
+    type: 'speech_authorized';
+    speechId: string;
+    step: number;
+} | {
+    type: 'speech_released';
+    speechId: string;
+    step: number;
+} | {
+    type: 'speech_frame';
+    speechId: string;
+    durationMs: number;
+    allowInterruptions: boolean;
+} | {
+    type: 'speech_paused';
+    speechId: string;
+} | {
+    type: 'speech_resumed';
+    speechId: string;
+    falseInterruption: boolean;
+} | {
+    type: 'speech_interrupt_requested';
+    speechId: string;
+    force: boolean;
+    reason: InterruptReason;
+} | {
+    type: 'speech_interrupted';
+    speechId: string;
+    reason: InterruptReason;
+    /** Duration of the user speech that triggered it, when user speech did. */
+    userSpeechMs?: number;
+    userWords?: number;
+} | {
+    type: 'speech_done';
+    speechId: string;
+    outcome: SpeechOutcome;
+    error?: string;
+} | {
+    type: 'vad_start_of_speech';
+    speechStartMs: number;
+} | {
+    type: 'vad_end_of_speech';
+    lastSpeechMs: number;
+} | {
+    type: 'vad_restarted';
+    error: string;
+} | {
+    type: 'stt_restarted';
+    error: string;
+} | {
+    type: 'endpointing_started';
+    lastSpeechMs: number;
+    minDelayMs: number;
+    maxDelayMs: number;
+} | {
+    type: 'end_of_turn_prediction';
+    probability: number | undefined;
+    delayMs: number;
+    error?: string;
+} | {
+    type: 'user_turn_committed';
+    turnId: string;
+    transcript: string;
+    lastSpeechMs: number | undefined;
+} | {
+    type: 'user_turn_skipped';
+    turnId: string;
+    reason: string;
+} | {
+    type: 'reply_started';
+    turnId: string | undefined;
+    speechId: string;
+} | {
+    type: 'tool_started';
+    speechId: string;
+    callId: string;
+    name: string;
+} | {
+    type: 'tool_finished';
+    speechId: string;
+    callId: string;
+    name: string;
+    outcome: 'ok' | 'error' | 'cancelled';
+} | {
+    type: 'interruption_hold';
+    speechId: string;
+    holds: number;
+} | {
+    type: 'task_started';
+    taskId: string;
+    parentSpeechId: string | undefined;
+} | {
+    type: 'task_finished';
+    taskId: string;
+    outcome: 'completed' | 'failed' | 'cancelled';
+} | {
+    type: 'audio_input_ended';
+} | {
+    type: 'close_requested';
+    reason: string;
+};
+type TimedTraceRecord = TraceRecord & {
+    atMs: number;
+};
+type TraceSink = (record: TimedTraceRecord) => void;
+
+declare const SpeechPriority: {
+    readonly low: 0;
+    readonly normal: 5;
+    readonly high: 10;
+};
+interface SpeechHandleInit {
+    id: string;
+    allowInterruptions: boolean;
+    priority?: number;
+    /** Where the speech came from, for events and traces. */
+    source: 'say' | 'generate_reply' | 'user_turn' | 'tool_response' | 'agent_task';
+    /** The committed user turn this speech answers, if any. */
+    turnId?: string | undefined;
+}
+/** Thrown when a tool awaits the very speech it belongs to: that wait could never end. */
+declare class SpeechDeadlockError extends VoxwireError {
+    name: string;
+}
+/**
+ * One thing the agent says: a `say()`, or a reply that may take several LLM steps with tool calls in
+ * between. It ends exactly once: played to the end, interrupted, or failed with an error.
+ */
+declare class SpeechHandle implements PromiseLike<void> {
+    readonly id: string;
+    readonly priority: number;
+    readonly source: SpeechHandleInit['source'];
+    readonly turnId: string | undefined;
+    private allow;
+    private holds;
+    private outcomeValue;
+    private errorValue;
+    private interruptReasonValue;
+    private readonly interruptController;
+    private readonly donePromise;
+    private resolveDone;
+    private readonly doneListeners;
+    private readonly interruptListeners;
+    private readonly holdListeners;
+    /**
+     * Set by the session: the conversation thread this speech belongs to. A tool's `say` and the speeches
+     * of an AgentTask share the thread of the speech that started them; threads play in creation order.
+     */
+    threadSeq: number;
+    /** Set by the session: tells whether the caller is running inside this speech's own tools. */
+    isCurrentToolContext: () => boolean;
+    constructor(init: SpeechHandleInit);
+    /** False once created uninterruptible or after a tool called `disallowInterruptions()`. */
+    get allowInterruptions(): boolean;
+    /** Whether user activity may interrupt it now: allowed and no interruption hold outstanding. */
+    get interruptible(): boolean;
+    get interrupted(): boolean;
+    get interruptReason(): InterruptReason | undefined;
+    /** Aborts when the speech is interrupted; tools listen to it. */
+    get interruptSignal(): AbortSignal;
+    get outcome(): SpeechOutcome | undefined;
+    /** The failure, when the outcome is `failed`. */
+    get error(): unknown;
+    get holdCount(): number;
+    done(): boolean;
+    /**
+     * Interrupts the speech. Without `force`, an uninterruptible speech is left alone and `false` is
+     * returned. Interrupting a finished speech is a no-op.
+     */
+    interrupt(options?: {
+        force?: boolean;
+    }): boolean;
+    /** Resolves when the speech has stopped playing for good (played, interrupted or failed). */
+    waitForPlayout(): Promise<void>;
+    then<R1 = void, R2 = never>(onfulfilled?: ((value: void) => R1 | PromiseLike<R1>) | null, onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null): PromiseLike<R1 | R2>;
+    /** Registers a callback for the end of the speech (called at once if already done). */
+    onDone(listener: () => void): () => void;
+    onInterrupt(listener: (reason: InterruptReason) => void): () => void;
+    onHoldChange(listener: (holds: number) => void): () => void;
+    /** @internal */
+    requestInterrupt(reason: InterruptReason, force: boolean): boolean;
+    /** @internal Makes the speech uninterruptible for good. */
+    disallowInterruptions(): void;
+    /**
+     * @internal A counted hold: the speech is uninterruptible until every hold is released. Releasing twice,
+     * or after the speech ended, does nothing.
+     */
+    holdInterruptions(): () => void;
+    /** @internal Ends the speech. Only the first call counts. */
+    markDone(outcome: SpeechOutcome, error?: unknown): void;
+    private notifyHolds;
+}
+/** The abort reason carried by a speech's interrupt signal. */
+declare class SpeechInterruptedReason extends VoxwireError {
+    readonly reason: InterruptReason;
+    name: string;
+    constructor(reason: InterruptReason);
+}
+
+type UserState = 'listening' | 'speaking' | 'away';
+interface CommittedTurn {
+    turnId: string;
+    transcript: string;
+    /** Clock time when the user last spoke, when known (VAD or STT). */
+    lastSpeechAtMs: number | undefined;
+    committedAtMs: number;
+    /** When the final transcript arrived, for the transcription-delay metric. */
+    finalTranscriptAtMs: number | undefined;
+    /** False when only an interim transcript was available at commit time. */
+    transcriptFinal: boolean;
+}
+
+type AgentState = 'initializing' | 'idle' | 'listening' | 'thinking' | 'speaking';
+type ErrorSource = 'stt' | 'llm' | 'tts' | 'vad' | 'turn_detector' | 'tool' | 'audio_input' | 'audio_output' | 'session';
+/** Per-turn and per-request measurements, all in ms. */
+type SessionMetrics = {
+    type: 'eou';
+    turnId: string;
+    /** From the end of the user's speech to the commit of the turn. */
+    endOfUtteranceDelayMs: number;
+    /** From the end of the user's speech to the final transcript. */
+    transcriptionDelayMs: number | undefined;
+} | {
+    type: 'llm';
+    speechId: string;
+    label: string;
+    ttftMs: number | undefined;
+    durationMs: number;
+    usage: LLMUsage | undefined;
+} | {
+    type: 'tts';
+    speechId: string;
+    label: string;
+    ttfbMs: number;
+} | {
+    type: 'turn';
+    turnId: string;
+    speechId: string;
+    /** From the end of the user's speech to the first frame of the reply. */
+    endToEndLatencyMs: number;
+};
+type SessionEvents = {
+    user_state_changed: {
+        oldState: UserState;
+        newState: UserState;
+        atMs: number;
+    };
+    agent_state_changed: {
+        oldState: AgentState;
+        newState: AgentState;
+        atMs: number;
+    };
+    user_input_transcribed: {
+        transcript: string;
+        isFinal: boolean;
+        language: string | undefined;
+        atMs: number;
+    };
+    conversation_item_added: {
+        item: ChatItem;
+        atMs: number;
+    };
+    speech_created: {
+        speechHandle: SpeechHandle;
+        source: SpeechHandle['source'];
+        atMs: number;
+    };
+    function_tools_executed: {
+        speechId: string;
+        functionCalls: FunctionCall[];
+        functionCallOutputs: FunctionCallOutput[];
+        atMs: number;
+    };
+    agent_false_interruption: {
+        speechId: string;
+        resumed: boolean;
+        atMs: number;
+    };
+    metrics_collected: {
+        metrics: SessionMetrics;
+        atMs: number;
+    };
+    error: {
+        error: unknown;
+        source: ErrorSource;
+        recoverable: boolean;
+        atMs: number;
+    };
+    close: {
+        reason: string;
+        error: unknown;
+        atMs: number;
+    };
+};
+
+interface AgentSessionOptions<UserData = unknown> {
+    vad?: VAD;
+    stt?: STT;
+    llm?: LLM;
+    tts?: TTS;
+    turnDetector?: TurnDetector;
+    /** Time source for every timer and timestamp. Default: the real clock. Tests pass a VirtualClock. */
+    clock?: Clock;
+    userData?: UserData;
+    turnHandling?: Partial<TurnHandlingOptions>;
+    /** LLM rounds per reply, counting the first. Default 3. */
+    maxToolSteps?: number;
+    /** Mutual silence after which the user is `away`, in ms; `null` disables. Default 15000. */
+    userAwayTimeout?: number | null;
+    /** Longest `close()` may take, in ms. Default 5000. */
+    closeTimeout?: number;
+    /** How long an interrupted segment may take to report that playback stopped. Default 1000 ms. */
+    interruptedPlayoutTimeout?: number;
+    /** Slack on top of a segment's duration before a sink that never reports playback is given up on. */
+    playoutWatchdogSlack?: number;
+    /** Language hint for STT and the turn detector (BCP-47). */
+    language?: string;
+    /** Receives fine-grained records of what the session does (see `TraceRecord`). */
+    onTrace?: TraceSink;
+    /** Id generator; the default is deterministic per session so simulations replay exactly. */
+    ids?: IdGenerator;
+}
+interface SessionStartOptions {
+    agent: Agent;
+    input?: {
+        audio?: AudioInput;
+    };
+    output?: {
+        audio?: AudioOutput;
+        text?: TextOutput;
+    };
+}
+interface SayOptions {
+    allowInterruptions?: boolean;
+    /** Add what was said to the conversation. Default true. */
+    addToChatCtx?: boolean;
+    /** Play this audio instead of synthesizing the text. */
+    audio?: AsyncIterable<AudioFrame>;
+}
+interface GenerateReplyOptions {
+    /** Text to add as a user message before replying. */
+    userInput?: string;
+    /** Extra instructions for this reply only. */
+    instructions?: string;
+    toolChoice?: ToolChoice;
+    allowInterruptions?: boolean;
+}
+/**
+ * A conversation between a user and an agent: audio in, turns, replies with tools, audio out. The parts
+ * (input pipeline, turn tracker, interruption policy, speech scheduler, reply pipeline, tool runner) live
+ * in their own modules; this facade holds the public API and its rules (closed sessions refuse calls).
+ */
+declare class AgentSession<UserData = unknown> extends TypedEmitter<SessionEvents> {
+    readonly clock: Clock;
+    readonly options: Readonly<AgentSessionOptions<UserData>>;
+    readonly turnHandling: TurnHandlingOptions;
+    /** Everything said and done in the conversation, across agents. */
+    readonly history: ChatContext;
+    userData: UserData;
+    /** @internal */
+    readonly ids: IdGenerator;
+    private runtime;
+    private closing;
+    private closedFlag;
+    constructor(options?: AgentSessionOptions<UserData>);
+    get closed(): boolean;
+    get userState(): UserState;
+    get agentState(): AgentState;
+    /** The agent currently in charge of the conversation. */
+    get currentAgent(): Agent | undefined;
+    /** The speech currently holding the audio output, if any. */
+    get currentSpeech(): SpeechHandle | undefined;
+    start(options: SessionStartOptions): Promise<void>;
+    /** Speaks `text` (or streamed text, or given audio). Returns at once; await the handle for playout. */
+    say(text: string | AsyncIterable<string>, options?: SayOptions): SpeechHandle;
+    /** Asks the LLM for a reply now (optionally to `userInput`). */
+    generateReply(options?: GenerateReplyOptions): SpeechHandle;
+    /**
+     * Interrupts the current and queued speeches. Without `force`, uninterruptible ones are left alone.
+     * Resolves when the interrupted speeches have stopped.
+     */
+    interrupt(options?: {
+        force?: boolean;
+    }): Promise<void>;
+    /** Ends the user's turn now (manual turn detection, push-to-talk). */
+    commitUserTurn(): void;
+    /** Discards what the user said since the last committed turn. */
+    clearUserTurn(): void;
+    /** Hands the conversation to another agent: the old one exits, the new one enters. */
+    updateAgent(agent: Agent): Promise<void>;
+    /** @internal Runs an AgentTask awaited inside a tool or hook, and returns its result. */
+    runTask<Result>(task: AgentTask<Result>, runContext: RunContext | undefined): Promise<Result>;
+    /**
+     * Ends the session within `closeTimeout`: speeches are cut (a partly played reply is recorded as
+     * interrupted), tools are cancelled, awaited tasks and speeches settle, streams close.
+     */
+    close(reason?: string): Promise<void>;
+    /** @internal */
+    reportError(source: ErrorSource, error: unknown, recoverable: boolean): void;
+    private doClose;
+    private createHandle;
+    private requireRuntime;
+    private assertOpen;
+}
+
+/**
+ * What a tool sees while it runs: the session, the speech it belongs to, the call itself, the user data,
+ * and an abort signal that fires when the speech is interrupted.
+ */
+declare class RunContext<UserData = unknown> {
+    readonly session: AgentSession<UserData>;
+    readonly speechHandle: SpeechHandle;
+    readonly functionCall: FunctionCall;
+    private readonly stepPlayout;
+    constructor(session: AgentSession<UserData>, speechHandle: SpeechHandle, functionCall: FunctionCall, stepPlayout: () => Promise<void>);
+    get userData(): UserData;
+    /** Aborted when the speech is interrupted (never by user audio once interruptions are disallowed). */
+    get signal(): AbortSignal;
+    /** Makes the speech uninterruptible by the user from now on (a forced interrupt still works). */
+    disallowInterruptions(): void;
+    /** Resolves when the audio generated before this tool call has stopped playing (ended or interrupted). */
+    waitForPlayout(): Promise<void>;
+}
+
+type JSONSchema = Record<string, unknown>;
+interface ToolOptions<Schema extends z.ZodType, Result, UserData> {
+    /** Letters, digits, `_` and `-`, at most 64 characters (what every provider accepts). */
+    name: string;
+    description: string;
+    /** A zod schema of the arguments; an object schema. Omit for a tool without arguments. */
+    parameters?: Schema;
+    execute(args: z.output<Schema>, ctx: RunContext<UserData>): Result | Promise<Result>;
+}
+interface Tool<Schema extends z.ZodType = z.ZodType, Result = unknown, UserData = unknown> {
+    readonly type: 'function';
+    readonly name: string;
+    readonly description: string;
+    readonly parameters: Schema;
+    /** JSON Schema of the arguments, for providers. */
+    readonly jsonSchema: JSONSchema;
+    /**
+     * Parses the model's raw JSON arguments. Throws `ToolError` with a message the model can act on
+     * when the JSON is malformed or does not match the schema.
+     */
+    parseArguments(raw: string): z.output<Schema>;
+    execute(args: z.output<Schema>, ctx: RunContext<UserData>): Result | Promise<Result>;
+}
+type AnyTool = Tool<z.ZodType, any, any>;
+declare function tool<Schema extends z.ZodType = z.ZodObject<Record<string, never>>, Result = unknown, UserData = unknown>(options: ToolOptions<Schema, Result, UserData>): Tool<Schema, Result, UserData>;
+
+/**
  * What a full channel does with one more item:
  * - `drop-oldest`: discard the oldest queued item (counted in `droppedCount`) and keep the new one;
  * - `drop-newest`: discard the new item (counted);
@@ -534,54 +1392,33 @@ declare class Channel<T> implements AsyncIterable<T> {
 }
 
 /**
+ * A subscriber's bounds. `block` is not offered: `publish()` is synchronous, so a full subscriber could
+ * only lose items without counting them, or stall every other subscriber with it.
+ */
+interface BroadcastSubscriberOptions extends Omit<ChannelOptions, 'overflow'> {
+    overflow: 'drop-oldest' | 'drop-newest';
+}
+/**
  * Fans one producer out to many consumers, each with its own bounded channel. A slow consumer drops
- * or blocks only itself (by its own policy); a consumer that stops iterating is unsubscribed, so
- * nothing is retained for it. This replaces `tee()`, whose branches buffer without bound.
+ * only its own items (by its own policy, counted in its `droppedCount`); a consumer that stops
+ * iterating is unsubscribed, so nothing is retained for it. This replaces `tee()`, whose branches
+ * buffer without bound.
  */
 declare class Broadcast<T> {
     private readonly subscribers;
     private ended;
-    subscribe(options: ChannelOptions): Channel<T>;
+    subscribe(options: BroadcastSubscriberOptions): Channel<T>;
     unsubscribe(channel: Channel<T>): void;
+    /** Subscribers still receiving; one that closed its channel or broke out of its loop is not counted. */
     get subscriberCount(): number;
-    /** Offers the item to every subscriber without waiting; subscribers that closed are dropped. */
+    /** Offers the item to every subscriber without waiting. */
     publish(item: T): void;
+    /** Ends every subscription: subscribers drain what they hold, then finish. */
     close(): void;
+    /** Ends every subscription with an error, delivered to each subscriber after what it holds. */
+    fail(error: unknown): void;
+    private prune;
 }
-
-/**
- * All time in the core flows through a Clock so that a whole conversation can run on virtual time.
- * Every duration and timestamp is in milliseconds.
- */
-interface TimerHandle {
-    /** Cancels the timer. Cancelling a fired or cancelled timer is a no-op. */
-    cancel(): void;
-}
-interface Clock {
-    /** Monotonic milliseconds since an arbitrary origin. */
-    now(): number;
-    /**
-     * Resolves after `ms`. Rejects with the signal's reason (an `AbortError` by default) when the signal
-     * aborts first; the pending timer is released at that moment so nothing is retained.
-     */
-    sleep(ms: number, signal?: AbortSignal): Promise<void>;
-    /** Calls `callback` once after `ms`. */
-    setTimer(ms: number, callback: () => void): TimerHandle;
-    /** Calls `callback` every `intervalMs` until cancelled. */
-    setRepeatingTimer(intervalMs: number, callback: () => void): TimerHandle;
-}
-declare function abortReason(signal: AbortSignal): unknown;
-/** Shared by both clocks: a sleep is a timer plus an abort listener that is always removed. */
-declare function sleepWithTimer(clock: Clock, ms: number, signal?: AbortSignal): Promise<void>;
-/** The wall clock. The only place in the core that touches the host's timers. */
-declare class RealClock implements Clock {
-    now(): number;
-    sleep(ms: number, signal?: AbortSignal): Promise<void>;
-    setTimer(ms: number, callback: () => void): TimerHandle;
-    setRepeatingTimer(intervalMs: number, callback: () => void): TimerHandle;
-}
-/** The process-wide real clock, used when no clock is injected. */
-declare function realClock(): Clock;
 
 interface VirtualClockOptions {
     /** Virtual time at creation, in ms. Default 0. */
@@ -592,18 +1429,31 @@ interface VirtualClockOptions {
      * milliseconds without anyone driving the clock.
      */
     autoAdvance?: boolean;
+    /**
+     * Receives whatever a timer callback throws, and the clock goes on. Without it the error escapes
+     * like a host timer's would: as an uncaught exception under auto-advance, or as the rejection of
+     * the `advance()` call that fired the timer.
+     */
+    onTimerError?: (error: unknown) => void;
 }
 /**
  * Time that passes only when nothing else can run. Timers due at the same instant fire in the order they
  * were created, one per host macrotask, so every promise chain a timer starts settles before the next
  * timer fires: the order of events is a pure function of the program, not of the machine's speed.
+ *
+ * "Nothing else can run" is judged from the host's queues: a task waiting on real I/O looks idle, so
+ * keep real sockets and files out of code that runs on this clock.
  */
 declare class VirtualClock implements Clock {
     private current;
     private seq;
-    private readonly heap;
+    private heap;
+    /** Timers in the heap that will still fire; the others are dead entries awaiting removal. */
+    private live;
     private autoAdvance;
+    private readonly onTimerError;
     private stepScheduled;
+    private idleCheckScheduled;
     private idleWaiters;
     constructor(options?: VirtualClockOptions);
     now(): number;
@@ -617,27 +1467,544 @@ declare class VirtualClock implements Clock {
     /** Stops or restarts automatic advancing. */
     setAutoAdvance(enabled: boolean): void;
     /**
-     * Advances virtual time by `ms`, firing every timer due on the way and letting the work each one
-     * starts settle before the next fires. Use with `autoAdvance: false` for step-by-step tests.
+     * Advances virtual time by `ms`, firing every timer due on the way (those exactly at the target
+     * included) and letting the work each one starts settle before the next fires. Use with
+     * `autoAdvance: false` for step-by-step tests. Rejects if a timer callback throws and there is no
+     * `onTimerError`; time then stays at that timer's instant.
      */
     advance(ms: number): Promise<void>;
     /**
-     * Resolves once no timer is pending and all work has settled (with auto-advance on), or at once if
-     * nothing is pending. Useful to run a simulation to completion.
+     * Resolves once no timer is pending and the work the last one started has settled. With auto-advance
+     * that happens by itself; in manual mode, when `advance()` has run every timer or the last one is
+     * cancelled. A repeating timer keeps the clock busy until it is cancelled.
      */
     whenIdle(): Promise<void>;
+    private cancel;
     private scheduleStep;
     private step;
-    private fireNext;
-    private dropCancelledHead;
+    private run;
+    /** Checks for idleness after pending microtasks ran, since they may still schedule timers. */
+    private checkIdleSoon;
+    private resolveIdleWaiters;
+    private peek;
+    private compact;
     private push;
     private pop;
 }
 
-/** Produces ids like `item_1`, `item_2`. Deterministic per generator, so simulations replay exactly. */
-type IdGenerator = (prefix: string) => string;
-declare function createIdGenerator(namespace?: string): IdGenerator;
-/** Ids unique within the process, for objects created outside a session. */
-declare function processId(prefix: string): string;
+/** No LLM is configured for the active agent or the session. */
+declare class MissingProviderError extends VoxwireError {
+    name: string;
+}
 
-export { APIConnectionError, APIError, type APIErrorOptions, APIStatusError, APITimeoutError, type AddMessageOptions, type AgentHandoff, AllProvidersFailedError, type AnyTool, AudioFrame, type AudioFrameLike, Broadcast, Channel, ChannelClosedError, type ChannelOptions, type ChatContent, ChatContext, type ChatItem, type ChatMessage, type ChatRole, type Clock, type CopyOptions, type FunctionCall, type FunctionCallOutput, type IdGenerator, type ImageContent, InvalidAudioError, type JSONSchema, type LLM, type LLMCapabilities, type LLMChatOptions, type LLMStreamPart, type LLMUsage, type OverflowPolicy, RealClock, type RunContext, type STT, type STTCapabilities, type STTEvent, type STTStream, type STTStreamOptions, SessionClosedError, type SpeechAlternative, SpeechInterruptedError, type SynthesizedAudio, type TTS, type TTSCapabilities, type TTSStream, type TimedWord, type TimerHandle, type Tool, type ToolChoice, ToolError, type ToolOptions, type TurnDetector, type VAD, type VADCapabilities, type VADEvent, type VADStream, VirtualClock, type VirtualClockOptions, VoxwireError, abortReason, createIdGenerator, isAbortError, isRetryableStatus, messageText, processId, realClock, sleepWithTimer, tool };
+/** A recognizer that only handles finished utterances was given without a VAD to cut them. */
+declare class MissingVADError extends VoxwireError {
+    name: string;
+}
+
+type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+/** `log.info('text')`, `log.info({ fields }, 'text')` or `log.error(error, 'text')`. */
+interface LogFn {
+    (msg: string): void;
+    (obj: object, msg?: string): void;
+}
+/**
+ * The logger the core writes to. Deliberately small, so that pino, winston or a test spy can stand in;
+ * a pino instance fits as is.
+ */
+interface Logger {
+    debug: LogFn;
+    info: LogFn;
+    warn: LogFn;
+    error: LogFn;
+    /** A logger that adds `bindings` to every record (e.g. `{ sessionId }`). */
+    child(bindings: Record<string, unknown>): Logger;
+}
+interface LoggerOptions {
+    /** Lowest level written. Default `info`; `silent` writes nothing. */
+    level?: LogLevel | 'silent';
+    /** Written as `name` on every record. */
+    name?: string;
+    /** Fields written on every record. Redacted like everything else. */
+    bindings?: Record<string, unknown>;
+    /** Where JSON lines go. Default: standard output. */
+    destination?: {
+        write(line: string): unknown;
+    };
+    /**
+     * Source of the `time` field. Pass the session's clock to stamp records with virtual time in
+     * simulations; by default records carry wall-clock epoch milliseconds.
+     */
+    clock?: Clock;
+}
+/** A pino-backed JSON logger that redacts secrets and audio from everything it writes. */
+declare function createLogger(options?: LoggerOptions): Logger;
+/**
+ * Applies the same redaction to any logger, for users who bring their own (winston, console, a pino
+ * instance configured elsewhere).
+ */
+declare function redactingLogger(inner: Logger): Logger;
+/** Discards everything. */
+declare const silentLogger: Logger;
+/**
+ * The logger used by core objects that were not given one. Created on first use at the level named by
+ * `VOXWIRE_LOG_LEVEL` (`debug`, `info`, `warn`, `error` or `silent`; default `info`).
+ */
+declare function defaultLogger(): Logger;
+/**
+ * Replaces the default logger; `undefined` restores the built-in one. A logger that does not redact
+ * already is wrapped with `redactingLogger`, so keys and audio stay out of the output either way.
+ */
+declare function setDefaultLogger(logger: Logger | undefined): void;
+
+/**
+ * What the core's loggers do to every value before it is written: secrets become `[Redacted]`, audio and
+ * other binary data become a one-line description. Logs end up in terminals, CI output and bug reports,
+ * so a provider key or a user's voice must never get that far.
+ */
+declare const REDACTED = "[Redacted]";
+/** True for object keys whose values are credentials (`apiKey`, `api_key`, `accessToken`, ...). */
+declare function isSecretKey(key: string): boolean;
+/**
+ * Redacts credentials inside free text: `Bearer <key>` and `Token <key>` (HTTP and Deepgram auth
+ * headers), `?api_key=...`-style query parameters (WebSocket URLs carry keys there) and `sk-...` keys.
+ */
+declare function redactLogText(text: string): string;
+/**
+ * Returns a copy of `value` that is safe to log: secret-named keys redacted at any depth, credentials in
+ * strings redacted, binary data described, errors flattened (message, stack and cause redacted too),
+ * cycles and very deep or long structures cut short. The input is never modified.
+ */
+declare function redactLogValue(value: unknown): unknown;
+
+/** Exponential backoff between attempts of a provider call. Durations in ms. */
+interface RetryPolicy {
+    /** Attempts after the first one; 0 means a single attempt. */
+    maxRetries: number;
+    /** Delay before the first retry. */
+    initialDelayMs: number;
+    /** Upper bound of any delay, jitter included. */
+    maxDelayMs: number;
+    /** Growth factor of the delay from one retry to the next. */
+    multiplier: number;
+    /**
+     * Fraction (0..1) of each delay that is randomized downwards, so that many clients failing together do
+     * not retry in lockstep. 0 gives the exact exponential schedule.
+     */
+    jitter: number;
+}
+declare const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy>;
+/** Fills the gaps of a partial policy with the defaults and rejects values that make no sense. */
+declare function resolveRetryPolicy(policy?: Partial<RetryPolicy>): RetryPolicy;
+/**
+ * The delay before retry number `attempt` (1 for the first retry), in whole ms. `random` returns values
+ * in [0, 1); pass a seeded one to make schedules reproducible.
+ */
+declare function retryDelayMs(policy: Partial<RetryPolicy>, attempt: number, random?: () => number): number;
+interface WithRetryOptions {
+    policy?: Partial<RetryPolicy>;
+    /** Where the delays are waited; the real clock by default. */
+    clock?: Clock;
+    /** Aborting stops at once: a pending delay rejects with the signal's reason and nothing is retried. */
+    signal?: AbortSignal;
+    /** Called before each delay, with the retry number (1-based) that follows it. */
+    onRetry?(error: unknown, attempt: number, delayMs: number): void;
+    /** Replaces the default test: an `APIError` with `retryable: true`. */
+    isRetryable?(error: unknown): boolean;
+    /** Source of jitter, [0, 1). */
+    random?: () => number;
+}
+declare function isRetryableError(error: unknown): boolean;
+/**
+ * Calls `fn` until it succeeds, the error is not retryable, or the policy's retries are spent; then
+ * rethrows the last error. `attempt` is 0 on the first call.
+ */
+declare function withRetry<T>(fn: (attempt: number, signal: AbortSignal) => Promise<T>, options?: WithRetryOptions): Promise<T>;
+
+/**
+ * Splits streamed LLM text into sentences for a TTS that takes whole requests. Splitting too early
+ * ("Dr." + "Smith") breaks prosody, splitting too late delays the first audio; ambiguous cases are
+ * therefore merged, which only costs a little latency.
+ */
+interface SentenceTokenizerOptions {
+    /**
+     * Shortest sentence, in characters, sent on its own; shorter ones are joined to the next so the TTS
+     * is not asked for tiny clips ("Hi!"). `flush()` returns the remainder whatever its length. Default 20.
+     */
+    minSentenceLength?: number;
+    /** Added to the built-in abbreviations; case-insensitive, with or without the trailing dot. */
+    abbreviations?: readonly string[];
+}
+declare class SentenceTokenizer {
+    readonly minSentenceLength: number;
+    private readonly abbreviations;
+    constructor(options?: SentenceTokenizerOptions);
+    /** A new incremental splitter; each one holds its own buffer. */
+    stream(): SentenceStream;
+    /** Splits a whole text. */
+    tokenize(text: string): string[];
+}
+/** Incremental splitter: push text deltas as they arrive, collect the sentences they complete. */
+declare class SentenceStream {
+    private readonly minLength;
+    private readonly abbreviations;
+    private buffer;
+    /** Where the sentence being built starts in `buffer`. */
+    private start;
+    /** Where scanning resumes: text before it holds no undecided boundary. */
+    private scan;
+    constructor(minLength: number, abbreviations: ReadonlySet<string>);
+    /** Adds a text delta; returns the sentences it completed, trimmed, in order. */
+    push(text: string): string[];
+    /** Returns whatever is left as a last sentence (if not blank) and resets. */
+    flush(): string[];
+    /**
+     * Decides whether a sentence ends at or just after position `i`. Returns the end offset (exclusive),
+     * undefined for "not here", or 'more' when the text so far cannot tell.
+     */
+    private boundaryAt;
+    /** Whether the word ending at the dot at `dot` is an abbreviation, an initial or a dotted acronym. */
+    private isAbbreviation;
+    private candidate;
+    private compact;
+}
+/** The words of a text, punctuation dropped. */
+declare function splitWords(text: string): string[];
+/** How many words a transcript holds, e.g. to compare with `minInterruptionWords`. */
+declare function countWords(text: string): number;
+
+interface STTStreamAdapterOptions {
+    /** Retries of a failed `recognize()` before the stream fails. Default: the default retry policy. */
+    retryPolicy?: Partial<RetryPolicy>;
+    clock?: Clock;
+    /**
+     * Utterances waiting for recognition. Speech boundaries are few, so this only fills when the recognizer
+     * is far slower than speech; the oldest utterance is then dropped (counted). Default 8.
+     */
+    maxPendingUtterances?: number;
+    /** Events waiting for the consumer; when full, recognition waits. Default 32. */
+    eventQueueCapacity?: number;
+    /** Source of retry jitter, for reproducible runs. */
+    random?: () => number;
+}
+/**
+ * Makes a recognizer that only transcribes finished utterances (`recognize()`) usable as a live stream:
+ * a VAD cuts the pushed audio into utterances and each one is recognized when the VAD reports its end.
+ * The stream emits `start_of_speech`, then `final_transcript`, `end_of_speech` and `recognition_usage`
+ * per utterance, in order.
+ */
+declare class STTStreamAdapter implements STT {
+    readonly stt: STT;
+    readonly vad: VAD;
+    private readonly options;
+    readonly label: string;
+    readonly capabilities: STTCapabilities;
+    private readonly recognizeFn;
+    constructor(stt: STT, vad: VAD, options?: STTStreamAdapterOptions);
+    recognize(frames: AudioFrame[], options?: STTStreamOptions): Promise<{
+        type: 'final_transcript';
+        alternatives: SpeechAlternative[];
+    }>;
+    stream(options?: STTStreamOptions): STTStream;
+    close(): Promise<void>;
+}
+
+interface TTSStreamAdapterOptions {
+    /** How pushed text is cut into requests. Default: a `SentenceTokenizer` with its defaults. */
+    tokenizer?: SentenceTokenizer;
+    /**
+     * Sentences synthesized ahead of the one whose audio is being emitted, so the next one is ready when
+     * the current one ends. Default 1; 0 synthesizes strictly one at a time.
+     */
+    prefetch?: number;
+    /** Audio chunks buffered per sentence before its synthesis waits for the consumer. Default 64. */
+    chunkBuffer?: number;
+}
+/**
+ * Streaming TTS over a provider that only synthesizes whole texts: pushed text is cut into sentences,
+ * each is synthesized with `synthesize()`, and the audio comes out in order. Every flushed segment that
+ * held text ends with exactly one chunk marked `final`; when the segment is closed only after its audio
+ * went out, that chunk is an empty frame.
+ */
+declare class TTSStreamAdapter implements TTS {
+    readonly tts: TTS;
+    private readonly options;
+    readonly label: string;
+    readonly sampleRate: number;
+    readonly numChannels: number;
+    readonly capabilities: TTSCapabilities;
+    private readonly tokenizer;
+    constructor(tts: TTS, options?: TTSStreamAdapterOptions);
+    synthesize(text: string, options?: {
+        signal?: AbortSignal;
+    }): AsyncIterable<SynthesizedAudio>;
+    stream(options?: {
+        signal?: AbortSignal;
+    }): TTSStream;
+    close(): Promise<void>;
+}
+
+interface AvailabilityChangedEvent {
+    /** The provider's label. */
+    provider: string;
+    /** Its position in the adapter's list, since two providers may share a label. */
+    index: number;
+    available: boolean;
+    /** The failure that made it unavailable. */
+    error?: unknown;
+}
+/**
+ * Events of every fallback adapter. A listener that throws is isolated by the emitter (see
+ * `onListenerError`), so it cannot change which provider serves a request.
+ */
+type FallbackAdapterEvents = {
+    availability_changed: AvailabilityChangedEvent;
+};
+interface ProviderAvailability {
+    provider: string;
+    index: number;
+    available: boolean;
+}
+interface FallbackAdapterOptions<P> {
+    clock?: Clock;
+    /**
+     * Longest wait for a provider's first output (first LLM part, first audio chunk, a recognition
+     * result); past it the attempt fails with `APITimeoutError` and the next provider is tried. Streaming
+     * TTS also applies it between chunks while audio is due. Default 10000.
+     */
+    attemptTimeoutMs?: number;
+    /** How often an unavailable provider is probed in the background. Default 5000. */
+    retryIntervalMs?: number;
+    /**
+     * Health check of an unavailable provider: resolves when it works again. Each run gets
+     * `attemptTimeoutMs`. The default makes the smallest real request of each kind (see the adapters).
+     */
+    probe?: (provider: P, signal: AbortSignal) => Promise<void>;
+}
+
+type LLMFallbackAdapterOptions = FallbackAdapterOptions<LLM>;
+/**
+ * An LLM that serves each request from the first healthy provider of a priority list. A provider that
+ * fails before its first part is marked unavailable (`availability_changed`) and the request moves on;
+ * one that fails after parts went out surfaces its error, since a second model would repeat the text.
+ * Unavailable providers are probed every `retryIntervalMs` and come back when a probe succeeds.
+ */
+declare class LLMFallbackAdapter extends TypedEmitter<FallbackAdapterEvents> implements LLM {
+    readonly providers: readonly LLM[];
+    readonly label: string;
+    readonly capabilities: LLMCapabilities;
+    private readonly tracker;
+    constructor(providers: readonly LLM[], options?: LLMFallbackAdapterOptions);
+    /** The model of the provider that would serve the next request. */
+    get model(): string;
+    chat(options: LLMChatOptions): AsyncIterable<LLMStreamPart>;
+    availability(): ProviderAvailability[];
+    /** Stops the probes and closes every provider. */
+    close(): Promise<void>;
+}
+
+interface STTFallbackAdapterOptions extends FallbackAdapterOptions<STT> {
+    /** Segments the audio for providers that cannot stream (wrapped in `STTStreamAdapter`). */
+    vad?: VAD;
+}
+type Recognition = {
+    type: 'final_transcript';
+    alternatives: SpeechAlternative[];
+};
+/**
+ * Speech-to-text over a priority list of providers. A live stream runs on one provider at a time; when it
+ * fails (an error, or the stream ending while audio still comes) the provider is marked unavailable and
+ * the stream carries on with the next one, from the next pushed frame. Audio the failed provider had not
+ * transcribed yet is lost; an utterance it had started is closed with `end_of_speech` so speech events
+ * stay paired. Recovery works as in `LLMFallbackAdapter`.
+ */
+declare class STTFallbackAdapter extends TypedEmitter<FallbackAdapterEvents> implements STT {
+    readonly providers: readonly STT[];
+    readonly label: string;
+    readonly capabilities: STTCapabilities;
+    private readonly tracker;
+    /** What each provider's live stream comes from: itself, or a VAD-driven adapter. */
+    private readonly streamers;
+    constructor(providers: readonly STT[], options?: STTFallbackAdapterOptions);
+    /** One-shot recognition on the first provider that offers `recognize()` and succeeds. */
+    recognize(frames: AudioFrame[], options?: STTStreamOptions): Promise<Recognition>;
+    stream(options?: STTStreamOptions): STTStream;
+    availability(): ProviderAvailability[];
+    /** Stops the probes and closes every provider. */
+    close(): Promise<void>;
+}
+
+interface TTSFallbackAdapterOptions extends FallbackAdapterOptions<TTS> {
+    /** Splits text for providers that cannot stream (wrapped in `TTSStreamAdapter`). */
+    tokenizer?: SentenceTokenizer;
+}
+/**
+ * Text-to-speech over a priority list of providers, which must share their channel count; audio of
+ * providers with a lower sample rate is resampled to the highest one, so a switch never changes the
+ * format. `synthesize()` behaves like `LLMFallbackAdapter.chat()`. A `stream()` keeps the text of every segment
+ * whose audio has not finished; when its provider fails, the stream moves to the next provider and
+ * replays that text, provided no audio of an unfinished segment went out (a segment is never spoken
+ * twice, nor half by one voice and half by another). Otherwise the error surfaces. Segment ids are the
+ * adapter's own, so a switch is invisible to the consumer.
+ */
+declare class TTSFallbackAdapter extends TypedEmitter<FallbackAdapterEvents> implements TTS {
+    readonly providers: readonly TTS[];
+    readonly label: string;
+    readonly sampleRate: number;
+    readonly numChannels: number;
+    readonly capabilities: TTSCapabilities;
+    private readonly tracker;
+    private readonly streamers;
+    constructor(providers: readonly TTS[], options?: TTSFallbackAdapterOptions);
+    synthesize(text: string, options?: {
+        signal?: AbortSignal;
+    }): AsyncIterable<SynthesizedAudio>;
+    stream(options?: {
+        signal?: AbortSignal;
+    }): TTSStream;
+    availability(): ProviderAvailability[];
+    /** Stops the probes and closes every provider. */
+    close(): Promise<void>;
+}
+
+type AnySession = AgentSession<any>;
+/** The transport's side of a session: spread it into `session.start()`. */
+interface SessionIO {
+    input: {
+        audio?: AudioInput;
+    };
+    output: {
+        audio?: AudioOutput;
+        text?: TextOutput;
+    };
+}
+type NoticeLevel = 'info' | 'warn' | 'error';
+interface JobNotice {
+    level: NoticeLevel;
+    message: string;
+}
+/** What one conversation's agent code sees, whatever carries the audio. */
+interface JobContext<Prewarmed = unknown> {
+    readonly jobId: string;
+    /** Which transport runs the job: `playground`, `console`, `livekit`... */
+    readonly transport: string;
+    /** What the definition's `prewarm()` returned in this process. */
+    readonly prewarmed: Prewarmed;
+    readonly logger: Logger;
+    /** Aborted when the job is ending (the user left, the socket dropped, the process is stopping). */
+    readonly signal: AbortSignal;
+    /**
+     * Connects a session to the transport and returns its audio input and audio/text outputs, to spread
+     * into `session.start({ agent, ...ctx.connect(session) })`. The transport then shows the session's
+     * events (transcripts, states, tools, metrics), and the job closes the session when it ends; when the
+     * session closes by itself, the job ends. One session per job.
+     */
+    connect(session: AnySession): SessionIO;
+    /** Tells the person in front of the transport something (the page shows it, the console prints it). */
+    notify(message: string, options?: {
+        level?: NoticeLevel;
+    }): void;
+    /** Runs when the job ends, after its session closed; bounded by the job's shutdown deadline. */
+    addShutdownCallback(callback: (reason: string) => void | Promise<void>): void;
+    /** Ends the job (e.g. the agent hung up). Returns at once; `signal` aborts. */
+    shutdown(reason?: string): void;
+}
+/** Implemented by each transport (playground, console, LiveKit worker) to host jobs. */
+interface JobTransport {
+    readonly name: string;
+    /** The user's audio in and the agent's outputs for this job's session. */
+    io(): SessionIO;
+    /** The entry connected its session: follow its events. */
+    onSessionConnected?(session: AnySession): void;
+    notify?(notice: JobNotice): void;
+    /** The job ended (for any reason): release the connection. */
+    onJobEnded?(reason: string): void;
+}
+interface JobOptions<Prewarmed> {
+    definition: AgentDefinition<Prewarmed>;
+    prewarmed: Prewarmed;
+    transport: JobTransport;
+    jobId?: string;
+    logger?: Logger;
+    clock?: Clock;
+    /** Longest the end of a job may take (session close, then shutdown callbacks), in ms. Default 10000. */
+    shutdownTimeoutMs?: number;
+}
+/** Runs `prewarm()` of a definition, or resolves `undefined` when it has none. */
+declare function prewarmAgent<Prewarmed>(definition: AgentDefinition<Prewarmed>): Promise<Prewarmed>;
+/**
+ * One conversation on a transport: it runs the definition's `entry` with a `JobContext`, and ends once,
+ * whichever comes first: the transport ends it, the entry fails, its session closes, or the agent calls
+ * `ctx.shutdown()`. Ending closes the session, then runs the shutdown callbacks, within a deadline.
+ */
+declare class Job<Prewarmed = unknown> {
+    private readonly options;
+    readonly id: string;
+    readonly context: JobContext<Prewarmed>;
+    /** Resolves with the reason once the job has fully ended. */
+    readonly ended: Promise<string>;
+    private readonly controller;
+    private readonly callbacks;
+    private readonly clock;
+    private readonly logger;
+    private session;
+    private ending;
+    private resolveEnded;
+    constructor(options: JobOptions<Prewarmed>);
+    /** The connected session, once the entry has connected one. */
+    get connectedSession(): AnySession | undefined;
+    /** Runs the entry. A failing entry is reported to the transport and ends the job; this never rejects. */
+    run(): Promise<void>;
+    /** Ends the job; later calls return the same promise. */
+    shutdown(reason?: string): Promise<void>;
+    private connect;
+    private notify;
+    private end;
+    /** Waits for `work` at most `ms`; failures and overruns are logged, never thrown. */
+    private within;
+}
+
+/** Marks definitions across copies of this package (an agent file may load its own copy of the core). */
+declare const DEFINITION_BRAND: unique symbol;
+/**
+ * What an agent file exports by default: how to prepare a process (`prewarm`, once per process, e.g.
+ * loading a VAD model) and how to run one job (`entry`, once per conversation). The same file runs on
+ * every transport: the local playground, the terminal console, the LiveKit worker.
+ */
+interface AgentDefinition<Prewarmed = unknown> {
+    readonly [DEFINITION_BRAND]: true;
+    /** Runs once per process before the first job; its result is `ctx.prewarmed` in every job. */
+    prewarm?(): Promise<Prewarmed> | Prewarmed;
+    /**
+     * Runs one job: build an `AgentSession` and start it on the transport's audio and text, e.g.
+     * `await session.start({ agent, ...ctx.connect(session) })`. The job goes on after `entry` returns,
+     * until the user leaves, the connected session closes, or `ctx.shutdown()` is called.
+     */
+    entry(ctx: JobContext<Prewarmed>): Promise<void>;
+}
+interface AgentDefinitionInit<Prewarmed> {
+    prewarm?(): Promise<Prewarmed> | Prewarmed;
+    entry(ctx: JobContext<Prewarmed>): Promise<void>;
+}
+/**
+ * Declares an agent file's contract; export the result as the file's default export.
+ *
+ * ```ts
+ * export default defineAgent({
+ *   prewarm: () => SileroVAD.load(),
+ *   async entry(ctx) {
+ *     const session = new AgentSession({ vad: ctx.prewarmed, stt, llm, tts });
+ *     await session.start({ agent: new Agent({ instructions: 'Be brief.' }), ...ctx.connect(session) });
+ *   },
+ * });
+ * ```
+ */
+declare function defineAgent<Prewarmed = undefined>(init: AgentDefinitionInit<Prewarmed>): AgentDefinition<Prewarmed>;
+declare function isAgentDefinition(value: unknown): value is AgentDefinition;
+/**
+ * Finds the definition in a loaded agent module: its default export (also under CommonJS interop,
+ * where it sits one level deeper). Throws an error that says how to fix the file.
+ */
+declare function agentDefinitionFromModule(module: unknown, fileName: string): AgentDefinition;
+
+export { APIConnectionError, APIError, type APIErrorOptions, APIStatusError, APITimeoutError, type AddMessageOptions, Agent, type AgentDefinition, type AgentDefinitionInit, type AgentHandoff, type AgentOptions, AgentSession, type AgentSessionOptions, type AgentState, AgentTask, AllProvidersFailedError, type AnyTool, AudioFrame, type AudioFrameLike, type AudioInput, type AudioOutput, AudioOutputBase, AudioResampler, type AudioResamplerOptions, type AvailabilityChangedEvent, Broadcast, type BroadcastSubscriberOptions, Channel, ChannelClosedError, type ChannelOptions, type ChatContent, ChatContext, type ChatItem, type ChatMessage, type ChatRole, type Clock, type CommittedTurn, type CopyOptions, DEFAULT_RETRY_POLICY, type ErrorSource, type EventMap, type FallbackAdapterEvents, type FallbackAdapterOptions, FrameChunker, type FrameChunkerOptions, type FunctionCall, type FunctionCallOutput, type GenerateReplyOptions, type IdGenerator, type ImageContent, type InterruptReason, InvalidAudioError, type JSONSchema, Job, type JobContext, type JobNotice, type JobOptions, type JobTransport, type LLM, type LLMCapabilities, type LLMChatOptions, LLMFallbackAdapter, type LLMFallbackAdapterOptions, type LLMStreamPart, type LLMUsage, type Listener, type LogFn, type LogLevel, type Logger, type LoggerOptions, MAX_RESAMPLER_SAMPLE_RATE, MissingProviderError, MissingVADError, type NoticeLevel, NullAudioOutput, type OverflowPolicy, type PlaybackEvent, type PlaybackFinished, type ProviderAvailability, REDACTED, RealClock, type ResamplerQuality, type RetryPolicy, RunContext, type STT, type STTCapabilities, type STTEvent, STTFallbackAdapter, type STTFallbackAdapterOptions, type STTStream, STTStreamAdapter, type STTStreamAdapterOptions, type STTStreamOptions, type SayOptions, SentenceStream, SentenceTokenizer, type SentenceTokenizerOptions, SessionClosedError, type SessionEvents, type SessionIO, type SessionMetrics, type SessionStartOptions, type SpeechAlternative, SpeechDeadlockError, SpeechHandle, type SpeechHandleInit, SpeechInterruptedError, SpeechInterruptedReason, type SpeechOutcome, SpeechPriority, StopResponse, type SynthesizedAudio, type TTS, type TTSCapabilities, TTSFallbackAdapter, type TTSFallbackAdapterOptions, type TTSStream, TTSStreamAdapter, type TTSStreamAdapterOptions, TaskContextError, type TextOutput, type TimedTraceRecord, type TimedWord, type TimerHandle, type Tool, type ToolChoice, ToolError, type ToolOptions, type TraceRecord, type TraceSink, type TurnDetector, type TurnHandlingOptions, TypedEmitter, type UserState, type VAD, type VADCapabilities, type VADEvent, type VADStream, VirtualClock, type VirtualClockOptions, VoxwireError, type WithRetryOptions, abortReason, agentDefinitionFromModule, concatenateFrames, countWords, createIdGenerator, createLogger, defaultLogger, defaultTurnHandling, defineAgent, float32ToInt16, frameDurationMs, frameFromBytes, frameToBytes, int16FromBytes, int16ToBytes, int16ToFloat32, isAbortError, isAgentDefinition, isRetryableError, isRetryableStatus, isSecretKey, messageText, peakAmplitude, peakDbfs, prewarmAgent, processId, realClock, redactLogText, redactLogValue, redactingLogger, resampleFrame, resolveRetryPolicy, resolveTurnHandling, retryDelayMs, rmsDbfs, samplesPerChannelForDuration, setDefaultLogger, silenceLike, silentLogger, sleepWithTimer, splitFrame, splitWords, toMono, tool, withRetry };
