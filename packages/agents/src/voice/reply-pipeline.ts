@@ -234,12 +234,16 @@ async function generate(
     if (!signal.aborted) throw error;
   } finally {
     deps.setGenerating(handle, false);
+    const durationMs = deps.clock.now() - startedAt;
+    const generatingMs = durationMs - (ttft ?? 0);
     deps.metrics({
       type: 'llm',
       speechId: handle.id,
       label: llm.label,
       ttftMs: ttft,
-      durationMs: deps.clock.now() - startedAt,
+      durationMs,
+      tokensPerSecond:
+        usage && generatingMs > 0 ? Math.round((usage.completionTokens * 1000) / generatingMs) : undefined,
       usage,
     });
   }

@@ -32,6 +32,8 @@ export type SessionMetrics =
       label: string;
       ttftMs: number | undefined;
       durationMs: number;
+      /** Completion tokens per second of generation after the first token, when usage is reported. */
+      tokensPerSecond: number | undefined;
       usage: LLMUsage | undefined;
     }
   | { type: 'tts'; speechId: string; label: string; ttfbMs: number }

@@ -168,7 +168,7 @@ describe('turns', () => {
     const metrics: SessionMetrics[] = [];
     const h = await startSession({
       segments: [{ startMs: 500, endMs: 1000, transcript: 'measure me' }],
-      replies: [{ text: 'Measured.', ttftMs: 120 }],
+      replies: [{ text: 'Measured twice today.', ttftMs: 120 }],
       agent: new Agent({ instructions: '' }),
       totalMs: 5000,
     });
@@ -177,7 +177,7 @@ describe('turns', () => {
     const byType = Object.fromEntries(metrics.map((m) => [m.type, m]));
     // The STT hears the end of speech with the first silent frame (delivered at 1020 ms) and answers 100 ms later.
     expect(byType.eou).toMatchObject({ endOfUtteranceDelayMs: 500, transcriptionDelayMs: 120 });
-    expect(byType.llm).toMatchObject({ ttftMs: 120 });
+    expect(byType.llm).toMatchObject({ ttftMs: 120, tokensPerSecond: 75, usage: { completionTokens: 3 } });
     expect(byType.tts).toMatchObject({ ttfbMs: 50 });
     // 500 ms endpointing + 120 ms first token + 50 ms first audio.
     expect(byType.turn).toMatchObject({ endToEndLatencyMs: 670 });

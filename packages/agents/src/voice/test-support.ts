@@ -199,6 +199,10 @@ export class FakeLLM implements LLM {
           arguments: JSON.stringify(call.args),
         };
       }
+      yield {
+        type: 'usage',
+        usage: { promptTokens: options.chatCtx.items.length, completionTokens: words.length, totalTokens: 0 },
+      };
       yield { type: 'finish', reason: reply.toolCalls?.length ? 'tool_calls' : 'stop' };
     } catch (error) {
       if (signal?.aborted) return;
