@@ -5,16 +5,7 @@ import type { KnownBug } from './fuzz.js';
  * fail only on these instead of failing; each has a minimal scenario under scenarios/known-bugs/.
  * Remove an entry once the engine is fixed: its scenario test then turns red as a reminder.
  */
-export const KNOWN_BUGS: readonly KnownBug[] = [
-  {
-    id: 'KB12',
-    invariant: 'S9',
-    pattern: /was interrupted \(user_turn\) after \d+ ms of speech and 0 word\(s\)/,
-    scenario: 'scenarios/known-bugs/kb12-late-final-counts-for-next-turn.json',
-    diagnosis:
-      'session-runtime.ts still feeds the interruption policy a late final transcript (one that only updates a turn already committed from an interim, see onLateFinal): its words count toward the next turn, and an empty manual commit then cuts the reply (the KB9 fix covered only commit-on-final)',
-  },
-];
+export const KNOWN_BUGS: readonly KnownBug[] = [];
 
 /**
  * Engine bugs the simulator found that are now fixed (their scenarios live on as regression tests
@@ -102,5 +93,12 @@ export const FIXED_BUGS: ReadonlyArray<{
     scenario: 'scenarios/regressions/kb11-sink-left-paused.json',
     diagnosis:
       'the sink was paused for a reply that had not sent a frame yet and never resumed when that reply was cut: every later speech was silent until the watchdog',
+  },
+  {
+    id: 'KB12',
+    invariant: 'S9',
+    scenario: 'scenarios/regressions/kb12-late-final-counts-for-next-turn.json',
+    diagnosis:
+      'a late final transcript that only corrected a turn committed from an interim still counted toward the next turn: an empty manual commit then cut the reply',
   },
 ];
