@@ -353,3 +353,45 @@ describe('endpointing with a slow recognizer', () => {
     await h.session.close();
   });
 });
+
+describe('cut tools', () => {
+  it('refuses to start an AgentTask from a tool whose speech was cut, and says why the tool was cancelled', async () => {
+    let taskError: unknown;
+    class Later extends AgentTask<string> {
+      constructor() {
+        super({ instructions: 'later' });
+      }
+    }
+    const stubborn = tool({
+      name: 'stubborn',
+      description: '',
+      execute: async (_a, ctx) => {
+        // Ignores its signal on purpose, then tries to take the conversation over.
+        await ctx.session.clock.sleep(2000);
+        try {
+          await new Later();
+        } catch (error) {
+          taskError = error;
+        }
+        return 'too late';
+      },
+    });
+    const h = await startSession({
+      segments: [{ startMs: 500, endMs: 1000, transcript: 'go' }],
+      replies: [{ toolCalls: [{ name: 'stubborn', args: {}, callId: 'c1' }] }],
+      agent: new Agent({ instructions: '', tools: [stubborn] }),
+      totalMs: 8000,
+    });
+    await h.run(2000);
+    await h.session.interrupt();
+    await h.run(6000);
+    expect(String(taskError)).toMatch(/SpeechInterruptedError.*was interrupted/);
+    expect(h.session.currentAgent?.instructions).toBe('');
+    const output = h.session.history.items.find((i) => i.type === 'function_call_output');
+    expect(output).toMatchObject({
+      output: 'The tool call was cancelled because the application interrupted the reply.',
+    });
+    expect(trace(h, 'speech_interrupted')).toMatchObject([{ reason: 'api' }]);
+    await h.session.close();
+  });
+});

@@ -1,5 +1,5 @@
 import type { AudioFrame } from '../audio/audio-frame.js';
-import { SessionClosedError } from '../errors.js';
+import { SessionClosedError, SpeechInterruptedError } from '../errors.js';
 import type { ChatItem, ChatMessage } from '../llm/chat-context.js';
 import type { STTEvent } from '../providers/stt.js';
 import type { TTS, TTSStream } from '../providers/tts.js';
@@ -244,8 +244,7 @@ export class SessionRuntime {
     const targets = [...this.live].filter((h) => !h.done());
     for (const handle of targets) {
       this.trace({ type: 'speech_interrupt_requested', speechId: handle.id, force, reason });
-      if (handle.requestInterrupt(reason, force))
-        this.trace({ type: 'speech_interrupted', speechId: handle.id, reason });
+      handle.requestInterrupt(reason, force);
     }
     const stopping = targets.filter((h) => h.interrupted).map((h) => h.waitForPlayout().catch(() => {}));
     await waitAtMost(
@@ -283,6 +282,12 @@ export class SessionRuntime {
   async runTask<Result>(task: AgentTask<Result>, runContext: RunContext | undefined): Promise<Result> {
     if (this.closeController.signal.aborted) throw new SessionClosedError();
     const parentSpeech = runContext?.speechHandle;
+    if (parentSpeech?.interrupted) {
+      // A cut tool must not take the conversation over: its speech is gone.
+      throw new SpeechInterruptedError(
+        `AgentTask ${task.id} was not started: its speech ${parentSpeech.id} was interrupted`,
+      );
+    }
     const release = parentSpeech?.holdInterruptions();
     if (parentSpeech)
       this.trace({ type: 'interruption_hold', speechId: parentSpeech.id, holds: parentSpeech.holdCount });
@@ -503,7 +508,13 @@ export class SessionRuntime {
     this.assignThread(handle);
     this.live.add(handle);
     handle.isCurrentToolContext = () => currentRunScope()?.runContext?.speechHandle === handle;
-    handle.onInterrupt(() => this.activity.refresh());
+    handle.onInterrupt((reason) => {
+      // The policy and close() trace their own cuts with details; app interrupts (session.interrupt()
+      // or handle.interrupt()) are traced here, whoever called them.
+      if (reason === 'api' || reason === 'forced')
+        this.trace({ type: 'speech_interrupted', speechId: handle.id, reason });
+      this.activity.refresh();
+    });
     handle.onDone(() => {
       this.live.delete(handle);
       this.activity.inProgress.delete(handle);

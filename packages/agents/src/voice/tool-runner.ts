@@ -3,6 +3,7 @@ import type { FunctionCall, FunctionCallOutput } from '../llm/chat-context.js';
 import type { AnyTool } from '../llm/tool.js';
 import { Agent } from './agent.js';
 import type { RunContext } from './run-context.js';
+import type { InterruptReason } from './trace.js';
 import { runInScope } from './run-scope.js';
 import type { AgentSession } from './agent-session.js';
 
@@ -65,7 +66,7 @@ export class ToolRunner {
     const ctx = this.deps.makeContext(call);
     this.deps.onStarted(call);
     const signal = ctx.signal;
-    if (signal.aborted) return cancelledResult(call);
+    if (signal.aborted) return cancelledResult(call, ctx.speechHandle.interruptReason);
     let onAbort: (() => void) | undefined;
     const cancelled = new Promise<'cancelled'>((resolve) => {
       onAbort = () => resolve('cancelled');
@@ -78,11 +79,12 @@ export class ToolRunner {
     execution.catch(() => {});
     try {
       const value = await Promise.race([execution, cancelled]);
-      if (value === 'cancelled' && signal.aborted) return cancelledResult(call);
+      if (value === 'cancelled' && signal.aborted)
+        return cancelledResult(call, ctx.speechHandle.interruptReason);
       return okResult(call, value);
     } catch (error) {
       if (error instanceof ToolError) return errorResult(call, error.message);
-      if (signal.aborted) return cancelledResult(call);
+      if (signal.aborted) return cancelledResult(call, ctx.speechHandle.interruptReason);
       return { ...errorResult(call, `The tool "${call.name}" failed unexpectedly.`), crash: error };
     } finally {
       if (onAbort) signal.removeEventListener('abort', onAbort);
@@ -124,13 +126,22 @@ function errorResult(call: FunctionCall, message: string): ToolCallResult {
   };
 }
 
-function cancelledResult(call: FunctionCall): ToolCallResult {
+const CANCEL_REASONS: Record<InterruptReason, string> = {
+  user_speech: 'the user interrupted',
+  user_words: 'the user interrupted',
+  user_turn: 'the user said something new',
+  api: 'the application interrupted the reply',
+  forced: 'the application interrupted the reply',
+  close: 'the session closed',
+};
+
+function cancelledResult(call: FunctionCall, reason: InterruptReason | undefined): ToolCallResult {
   return {
     call,
     output: {
       callId: call.callId,
       name: call.name,
-      output: 'The tool call was cancelled because the user interrupted.',
+      output: `The tool call was cancelled because ${CANCEL_REASONS[reason ?? 'user_speech']}.`,
       isError: true,
     },
     handoff: undefined,
