@@ -1109,6 +1109,8 @@ type SessionMetrics = {
     label: string;
     ttftMs: number | undefined;
     durationMs: number;
+    /** Completion tokens per second of generation after the first token, when usage is reported. */
+    tokensPerSecond: number | undefined;
     usage: LLMUsage | undefined;
 } | {
     type: 'tts';
