@@ -114,7 +114,7 @@ describe('turns', () => {
     await h.session.close();
   });
 
-  it('commits on STT finals in stt mode and forgets speech on clearUserTurn()', async () => {
+  it('commits only when told in manual mode, and forgets speech on clearUserTurn()', async () => {
     const h = await startSession({
       segments: [
         { startMs: 500, endMs: 1000, transcript: 'forget this' },
@@ -392,6 +392,26 @@ describe('cut tools', () => {
       output: 'The tool call was cancelled because the application interrupted the reply.',
     });
     expect(trace(h, 'speech_interrupted')).toMatchObject([{ reason: 'api' }]);
+    await h.session.close();
+  });
+});
+
+describe('stt turn detection', () => {
+  it('ends turns on the recognizer final, the min delay after it', async () => {
+    const h = await startSession({
+      segments: [{ startMs: 500, endMs: 1000, transcript: 'by the recognizer' }],
+      replies: [{ text: 'Yes.' }],
+      agent: new Agent({ instructions: '' }),
+      session: { turnHandling: { turnDetection: 'stt', minEndpointingDelay: 300 } },
+      totalMs: 5000,
+    });
+    await h.run(4000);
+    // The final lands at 1120 (first silent frame + 100 ms); the VAD does not end the turn here.
+    expect(trace(h, 'user_turn_committed')[0]).toMatchObject({
+      atMs: 1120 + 300,
+      transcript: 'by the recognizer',
+    });
+    expect(historyText(h.session)).toEqual(['user: by the recognizer', 'assistant: Yes.']);
     await h.session.close();
   });
 });

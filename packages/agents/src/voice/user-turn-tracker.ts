@@ -154,7 +154,9 @@ export class UserTurnTracker {
     this.finalAt = this.deps.clock.now();
     const mode = this.deps.options.turnDetection;
     const sttEndsTurns = mode === 'stt' || (mode === 'vad' && !this.hasVad);
-    if (sttEndsTurns && !this.sttSpeaking && !this.vadSpeaking) {
+    // In stt mode the recognizer's final ends the turn even while the VAD still waits out its silence;
+    // new speech (a VAD start) cancels the endpointing as usual.
+    if (sttEndsTurns && !this.sttSpeaking && (mode === 'stt' || !this.vadSpeaking)) {
       this.lastSpeechAt = this.deps.clock.now();
       this.startEndpointing();
     } else if (this.commitOnFinal && !this.vadSpeaking) {
