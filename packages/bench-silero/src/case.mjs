@@ -204,7 +204,9 @@ function rawPaced(session, ort, sr) {
 
 async function voxwire() {
   const { AudioFrame } = await import('@voxwire/agents');
-  const { SileroVAD } = await import('@voxwire/plugin-silero');
+  // VOXWIRE_SILERO_MODULE points at another build (e.g. a saved copy of dist/index.js) to compare two
+  // versions side by side in one run, under the same machine load.
+  const { SileroVAD } = await import(process.env.VOXWIRE_SILERO_MODULE ?? '@voxwire/plugin-silero');
   const vad = await SileroVAD.load({
     inference: process.env.VOXWIRE_INFERENCE ?? 'auto',
     ...(process.env.VOXWIRE_BATCH_DELAY_MS

@@ -1,5 +1,5 @@
 import { type ExecutorSettings, type InferenceExecutor, InlineExecutor, WorkerExecutor } from './executor.js';
-import { contextSize, MAX_STEPS, type ModelSampleRate, STATE_WIDTH, windowSize } from './protocol.js';
+import { contextSize, type ModelSampleRate, maxStepsFor, STATE_WIDTH, windowSize } from './protocol.js';
 
 /**
  * One stream's side of the pool. Streams link themselves into the pending queue (no queue nodes are
@@ -254,7 +254,7 @@ export class InferencePool {
     const row = windowSize(rate) + contextSize(rate);
     // Streams fed faster than real time have several windows waiting; running them as consecutive
     // steps of one command saves a thread round trip per window. Live streams have one, so steps = 1.
-    let steps = MAX_STEPS;
+    let steps = maxStepsFor(take, this.settings.maxBatch);
     for (let i = 0; i < take; i++) {
       const job = queue.shift();
       job.queued = false;

@@ -41,10 +41,23 @@ export const CTRL_STOP = 9;
 export const CTRL_SLOTS = 10;
 
 /**
- * Consecutive windows of the same streams one command may carry. A stream with a backlog (audio fed
- * faster than real time) then pays one thread round trip per this many windows instead of per window.
+ * The shared input buffer holds this many full batches (`maxBatch` rows each). A command may carry
+ * consecutive windows of the same streams: a stream with a backlog (audio fed faster than real time)
+ * then pays one thread round trip per several windows instead of per window. Smaller batches fit more
+ * steps into the same buffer, so a lone backlogged stream gets the most windows per round trip.
  */
-export const MAX_STEPS = 8;
+export const BUFFER_STEPS = 8;
+/**
+ * Most consecutive windows one command carries, whatever the batch size: about 16 ms of single-row
+ * inference, so a live window queued behind a backlog command does not wait much longer than the
+ * batching delay.
+ */
+export const MAX_STEPS = 64;
+
+/** Most consecutive steps a command of `batch` rows may carry in a buffer made for `maxBatch`. */
+export function maxStepsFor(batch: number, maxBatch: number): number {
+  return Math.min(MAX_STEPS, Math.floor((BUFFER_STEPS * maxBatch) / batch));
+}
 
 export const CMD_RUN = 1;
 export const CMD_EXIT = 2;
@@ -67,17 +80,17 @@ export interface BatchViews {
 }
 
 export function floatsFor(maxBatch: number): number {
-  return MAX_STEPS * maxBatch * MAX_ROW + maxBatch * STATE_SIZE + MAX_STEPS * maxBatch;
+  return BUFFER_STEPS * maxBatch * MAX_ROW + maxBatch * STATE_SIZE + BUFFER_STEPS * maxBatch;
 }
 
-/** Views over one buffer holding input, state and output for up to `maxBatch` rows and MAX_STEPS steps. */
+/** Views over one buffer holding input, state and output for up to `BUFFER_STEPS * maxBatch` windows. */
 export function batchViews(buffer: ArrayBufferLike, maxBatch: number): BatchViews {
-  const inputLength = MAX_STEPS * maxBatch * MAX_ROW;
+  const inputLength = BUFFER_STEPS * maxBatch * MAX_ROW;
   const stateLength = maxBatch * STATE_SIZE;
   return {
     input: new Float32Array(buffer, 0, inputLength),
     state: new Float32Array(buffer, inputLength * 4, stateLength),
-    output: new Float32Array(buffer, (inputLength + stateLength) * 4, MAX_STEPS * maxBatch),
+    output: new Float32Array(buffer, (inputLength + stateLength) * 4, BUFFER_STEPS * maxBatch),
   };
 }
 

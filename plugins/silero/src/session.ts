@@ -69,21 +69,32 @@ export async function openSession(ort: OrtModule, settings: SessionSettings): Pr
   return session;
 }
 
+/** Feeds and fetches for one (rate, batch size); `flip` reads the state `run` writes, and back. */
 interface BoundRun {
+  run: RunArgs;
+  flip: RunArgs;
+  /** Views of the shared input, one per step, so a step's rows are copied with one memcpy. */
+  steps: Float32Array[];
+  stepsOf: Float32Array | undefined;
+}
+
+interface RunArgs {
   feeds: Record<string, Ort.Tensor>;
   fetches: Record<string, Ort.Tensor>;
 }
 
 /**
  * Runs batches held in `BatchViews` (which may be shared memory: onnxruntime-node refuses
- * SharedArrayBuffer tensors, so each step is copied into private buffers, a few KB). Tensors are bound
- * once per (rate, batch size) and outputs are pre-allocated, so a run allocates nothing of ours.
+ * SharedArrayBuffer tensors, so each step's rows are copied into a private buffer, a few KB). Tensors
+ * are bound once per (rate, batch size) and outputs are pre-allocated, so a run allocates nothing of
+ * ours.
  */
 export class BatchRunner {
   private readonly bound = new Map<number, BoundRun>();
   private readonly input: Float32Array;
-  private readonly state: Float32Array;
-  private readonly stateOut: Float32Array;
+  /** Two state buffers used in turn: inputs and outputs may not alias in onnxruntime. */
+  private readonly stateA: Float32Array;
+  private readonly stateB: Float32Array;
   private readonly output: Float32Array;
   private readonly srTensors: Record<ModelSampleRate, Ort.Tensor>;
 
@@ -93,8 +104,8 @@ export class BatchRunner {
     private readonly maxBatch: number,
   ) {
     this.input = new Float32Array(maxBatch * MAX_ROW);
-    this.state = new Float32Array(maxBatch * STATE_SIZE);
-    this.stateOut = new Float32Array(maxBatch * STATE_SIZE);
+    this.stateA = new Float32Array(maxBatch * STATE_SIZE);
+    this.stateB = new Float32Array(maxBatch * STATE_SIZE);
     this.output = new Float32Array(maxBatch);
     this.srTensors = {
       8000: new ort.Tensor('int64', BigInt64Array.from([8000n]), []),
@@ -115,55 +126,85 @@ export class BatchRunner {
   ): Promise<void> {
     if (batch < 1 || batch > this.maxBatch)
       throw new RangeError(`batch ${batch} outside 1..${this.maxBatch}`);
-    const run = this.bind(batch, rate);
-    const rowsLength = batch * (windowSize(rate) + contextSize(rate));
+    const bound = this.bind(batch, rate);
+    const stepInputs = this.stepViews(bound, views, batch, rate, steps);
     const stateLength = batch * STATE_SIZE;
-    copy(views.state, 0, this.state, stateLength);
+    const input = this.input;
+    const output = this.output;
+    const out = views.output;
+    const stateA = this.stateA;
+    const shared = views.state;
+    for (let k = 0; k < stateLength; k++) stateA[k] = shared[k] as number;
+    // Ping-pong between the two state buffers instead of copying the new state back every step.
+    let current = bound.run;
     for (let step = 0; step < steps; step++) {
       if (stopped()) throw new Error('stopped: the process is exiting');
-      copy(views.input, step * rowsLength, this.input, rowsLength);
-      await this.session.run(run.feeds, run.fetches);
-      // Inputs and outputs may not alias in onnxruntime, hence the second state buffer.
-      copy(this.stateOut, 0, this.state, stateLength);
-      const out = views.output;
+      input.set(stepInputs[step] as Float32Array);
+      await this.session.run(current.feeds, current.fetches);
       const at = step * batch;
-      for (let i = 0; i < batch; i++) out[at + i] = this.output[i] as number;
+      for (let i = 0; i < batch; i++) out[at + i] = output[i] as number;
+      current = current === bound.run ? bound.flip : bound.run;
     }
-    copy(this.state, 0, views.state, stateLength);
+    // After an odd number of steps the last state went to B.
+    const last = steps % 2 === 1 ? this.stateB : this.stateA;
+    for (let k = 0; k < stateLength; k++) shared[k] = last[k] as number;
   }
 
   release(): Promise<void> {
     return this.session.release();
   }
 
+  /** The per-step input views of `views` for this batch shape, made once and reused. */
+  private stepViews(
+    bound: BoundRun,
+    views: BatchViews,
+    batch: number,
+    rate: ModelSampleRate,
+    steps: number,
+  ): Float32Array[] {
+    if (bound.stepsOf !== views.input) {
+      bound.steps.length = 0;
+      bound.stepsOf = views.input;
+    }
+    const rowsLength = batch * (windowSize(rate) + contextSize(rate));
+    for (let step = bound.steps.length; step < steps; step++) {
+      bound.steps.push(views.input.subarray(step * rowsLength, (step + 1) * rowsLength));
+    }
+    return bound.steps;
+  }
+
   private bind(batch: number, rate: ModelSampleRate): BoundRun {
     const key = rate * 1024 + batch;
-    let run = this.bound.get(key);
-    if (run) return run;
+    let bound = this.bound.get(key);
+    if (bound) return bound;
     const row = windowSize(rate) + contextSize(rate);
     const { Tensor } = this.ort;
-    run = {
-      feeds: {
-        input: new Tensor('float32', this.input.subarray(0, batch * row), [batch, row]),
-        state: new Tensor('float32', this.state.subarray(0, batch * STATE_SIZE), [2, batch, STATE_WIDTH]),
-        sr: this.srTensors[rate],
-      },
-      fetches: {
-        output: new Tensor('float32', this.output.subarray(0, batch), [batch, 1]),
-        stateN: new Tensor('float32', this.stateOut.subarray(0, batch * STATE_SIZE), [2, batch, STATE_WIDTH]),
-      },
+    const input = new Tensor('float32', this.input.subarray(0, batch * row), [batch, row]);
+    const output = new Tensor('float32', this.output.subarray(0, batch), [batch, 1]);
+    const stateA = new Tensor('float32', this.stateA.subarray(0, batch * STATE_SIZE), [
+      2,
+      batch,
+      STATE_WIDTH,
+    ]);
+    const stateB = new Tensor('float32', this.stateB.subarray(0, batch * STATE_SIZE), [
+      2,
+      batch,
+      STATE_WIDTH,
+    ]);
+    const sr = this.srTensors[rate];
+    bound = {
+      run: { feeds: { input, state: stateA, sr }, fetches: { output, stateN: stateB } },
+      flip: { feeds: { input, state: stateB, sr }, fetches: { output, stateN: stateA } },
+      steps: [],
+      stepsOf: undefined,
     };
-    this.bound.set(key, run);
-    return run;
+    this.bound.set(key, bound);
+    return bound;
   }
 }
 
 function never(): boolean {
   return false;
-}
-
-function copy(from: Float32Array, offset: number, to: Float32Array, length: number): void {
-  for (let i = 0; i < length; i++) to[i] = from[offset + i] as number;
 }
 
 export function messageOf(error: unknown): string {
