@@ -1,4 +1,4 @@
-import type { ChatItem, TurnHandlingOptions } from '@voxwire/agents';
+import { type ChatItem, defaultTurnHandling } from '@voxwire/agents';
 import type { EntryOf, LogEntry, LogEntryType, SimConfig } from '../log.js';
 
 export interface Violation {
@@ -11,22 +11,11 @@ export interface Violation {
   entries: number[];
 }
 
-const DEFAULT_TURN_HANDLING: TurnHandlingOptions = {
-  turnDetection: 'vad',
-  minEndpointingDelay: 500,
-  maxEndpointingDelay: 6000,
-  minInterruptionDuration: 500,
-  minInterruptionWords: 0,
-  falseInterruptionTimeout: 2000,
-  resumeFalseInterruption: true,
-  discardAudioIfUninterruptible: true,
-};
-
 /** Used for logs that carry no `sim_config` (recorded from a real session). */
 export const DEFAULT_CONFIG: SimConfig = {
   frameMs: 20,
   vad: { minSpeechMs: 100, minSilenceMs: 500, windowMs: 20 },
-  turnHandling: DEFAULT_TURN_HANDLING,
+  turnHandling: defaultTurnHandling,
   interruptedPlayoutTimeoutMs: 1000,
   playoutWatchdogSlackMs: 2000,
   closeTimeoutMs: 5000,
