@@ -316,6 +316,8 @@ export class SessionRuntime {
         await this.runHook('onExit', () => task.onExit());
         task.attachedSession = undefined;
         this.agent = parent;
+        // The task may have listened with its own providers; the parent listens with its own again.
+        if (task.vad !== parent.vad || task.stt !== parent.stt) this.input.reopenStreams();
       }
       release?.();
       if (parentSpeech)
