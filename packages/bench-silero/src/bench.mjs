@@ -4,7 +4,8 @@
 // Every measurement runs in a fresh child process (so CPU of worker threads is counted and one
 // implementation's native runtime cannot disturb another's); rounds interleave the implementations
 // so drifting load on a shared machine hits all of them alike. Options: --quick, --rounds N,
-// --json FILE, --only impl,impl.
+// --json FILE, --only impl,impl, --baseline FILE (another build's dist/index.js, e.g. a saved copy of
+// the last release, measured as impl 'baseline' beside 'voxwire' in the batch-fed rows).
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -20,6 +21,7 @@ const option = (name, fallback) => {
 const quick = flag('--quick');
 const rounds = Number(option('--rounds', '1'));
 const only = option('--only', '').split(',').filter(Boolean);
+const baseline = option('--baseline', '');
 const caseScript = fileURLToPath(new URL('./case.mjs', import.meta.url));
 
 const STREAMS = [1, 32, 100];
@@ -47,6 +49,7 @@ const plan = [];
 for (const n of STREAMS) {
   plan.push({ impl: n === 1 ? 'raw1' : 'rawBatch', streams: n, mode: 'batch', seconds: batchSeconds(n) });
   plan.push({ impl: 'voxwire', streams: n, mode: 'batch', seconds: batchSeconds(n) });
+  if (baseline) plan.push({ impl: 'baseline', streams: n, mode: 'batch', seconds: batchSeconds(n) });
   if (livekitAvailable) plan.push({ impl: 'livekit', streams: n, mode: 'batch', seconds: batchSeconds(n) });
 }
 for (const n of STREAMS) {
@@ -67,7 +70,8 @@ if (!livekitAvailable)
 // The single-stream batch cases take a second each and carry the tightest target (1.1x), so they are
 // repeated within every round (interleaved) and their median is used.
 const SINGLE_REPEATS = 5;
-const isSingle = (c) => c.streams === 1 && c.mode === 'batch' && (c.impl === 'raw1' || c.impl === 'voxwire');
+const isSingle = (c) =>
+  c.streams === 1 && c.mode === 'batch' && ['raw1', 'voxwire', 'baseline'].includes(c.impl);
 const singles = selected.filter(isSingle);
 const order = [];
 for (const c of selected) {
@@ -83,8 +87,15 @@ for (let round = 0; round < rounds; round++) {
     try {
       const out = execFileSync(
         process.execPath,
-        [caseScript, c.impl, String(c.streams), c.mode, String(c.seconds)],
+        [
+          caseScript,
+          c.impl === 'baseline' ? 'voxwire' : c.impl,
+          String(c.streams),
+          c.mode,
+          String(c.seconds),
+        ],
         {
+          env: c.impl === 'baseline' ? { ...process.env, VOXWIRE_SILERO_MODULE: baseline } : process.env,
           encoding: 'utf8',
           stdio: ['ignore', 'pipe', 'pipe'],
           timeout: 15 * 60_000,
@@ -140,7 +151,7 @@ for (const mode of ['batch', 'paced']) {
   for (const n of STREAMS) {
     const batched = n === 1 ? floor1 : row('batch', 'rawBatch', n)?.perStream;
     const lk = net(mode, 'livekit', n);
-    for (const impl of ['raw1', 'rawBatch', 'driver', 'voxwire', 'livekit']) {
+    for (const impl of ['raw1', 'rawBatch', 'driver', 'voxwire', 'baseline', 'livekit']) {
       const r = row(mode, impl, n);
       if (!r) continue;
       const latency = r.latencyMs ? `${fmt(r.latencyMs.p50, 1)}/${fmt(r.latencyMs.p95, 1)}` : '-';
@@ -190,9 +201,22 @@ for (const n of [32, 100]) {
     checks.push([label, v !== undefined, v <= 2.5, `${fmt(v)} ms`]);
   }
 }
+if (baseline) {
+  const b1 = row('batch', 'baseline', 1)?.perStream;
+  checks.push([
+    'baseline build, 1 stream, batch-fed (not a target)',
+    b1 !== undefined,
+    true,
+    ratio(b1, floor1),
+  ]);
+  for (const n of [32, 100]) {
+    const b = row('batch', 'baseline', n)?.perStream;
+    checks.push([`baseline build, ${n} streams, batch`, b !== undefined, null, `${fmt(b)} ms`]);
+  }
+}
 console.log('\nTargets:');
 for (const [label, measured, ok, value] of checks)
-  console.log(`  ${measured ? (ok ? 'PASS' : 'MISS') : 'n/a '}  ${label} (${value})`);
+  console.log(`  ${!measured ? 'n/a ' : ok === null ? 'info' : ok ? 'PASS' : 'MISS'}  ${label} (${value})`);
 console.log(
   `\nload at end: ${loadavg()
     .map((l) => l.toFixed(2))

@@ -213,6 +213,7 @@ async function voxwire() {
       ? { maxBatchDelayMs: Number(process.env.VOXWIRE_BATCH_DELAY_MS) }
       : {}),
     ...(process.env.VOXWIRE_MAX_BATCH ? { maxBatchSize: Number(process.env.VOXWIRE_MAX_BATCH) } : {}),
+    ...(process.env.VOXWIRE_WORKERS ? { workers: Number(process.env.VOXWIRE_WORKERS) } : {}),
   });
   const frameOf = (data) => new AudioFrame(data, RATE, 1, data.length);
   {
