@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SileroModelError } from './errors.js';
+import { batchViews, CONTEXT_16K, floatsFor, STATE_SIZE, WINDOW_16K } from './protocol.js';
+import { BatchRunner, importOrt, openSession } from './session.js';
 import { DEFAULT_MODEL_PATH, SileroVAD } from './vad.js';
 
 describe('loading the model', () => {
@@ -50,5 +52,38 @@ describe('loading the model', () => {
 
   it('refuses worker inference without a worker file when asked for it explicitly', async () => {
     await expect(SileroVAD.load({ inference: 'workers' })).rejects.toThrow(/worker/);
+  });
+});
+
+describe('running consecutive windows in one call', () => {
+  it('carries each row state from step to step exactly as one window per call does', async () => {
+    const ort = await importOrt();
+    const session = await openSession(ort, {
+      modelPath: DEFAULT_MODEL_PATH,
+      intraOpThreads: 1,
+      forceCPU: true,
+    });
+    const runner = new BatchRunner(ort, session, 4);
+    const batch = 3;
+    const row = WINDOW_16K + CONTEXT_16K;
+    const steps = 5; // odd and even step counts end in different state buffers
+    const many = batchViews(new ArrayBuffer(floatsFor(4) * 4), 4);
+    const one = batchViews(new ArrayBuffer(floatsFor(4) * 4), 4);
+    for (let i = 0; i < many.input.length; i++) many.input[i] = Math.sin(i / 7) * 0.3 * ((i >> 11) % 2);
+    try {
+      for (const count of [steps, steps - 1]) {
+        many.state.fill(0);
+        one.state.fill(0);
+        await runner.run(many, batch, count, 16000);
+        for (let step = 0; step < count; step++) {
+          one.input.set(many.input.subarray(step * batch * row, (step + 1) * batch * row));
+          await runner.run(one, batch, 1, 16000);
+          for (let r = 0; r < batch; r++) expect(many.output[step * batch + r]).toBe(one.output[r]);
+        }
+        for (let k = 0; k < batch * STATE_SIZE; k++) expect(many.state[k]).toBe(one.state[k]);
+      }
+    } finally {
+      await runner.release();
+    }
   });
 });
