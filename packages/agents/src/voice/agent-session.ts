@@ -1,11 +1,6 @@
 import type { AudioFrame } from '../audio/audio-frame.js';
 import { SessionClosedError } from '../errors.js';
-import {
-  ChatContext,
-  type ChatItem,
-  type ChatMessage,
-  type FunctionCallOutput,
-} from '../llm/chat-context.js';
+import { ChatContext } from '../llm/chat-context.js';
 import type { LLM, ToolChoice } from '../providers/llm.js';
 import type { STT } from '../providers/stt.js';
 import type { TTS } from '../providers/tts.js';
@@ -19,12 +14,11 @@ import type { AgentTask } from './agent-task.js';
 import type { AudioInput, AudioOutput, TextOutput } from './io.js';
 import { type TurnHandlingOptions, resolveTurnHandling } from './options.js';
 import type { RunContext } from './run-context.js';
-import type { ErrorSource, SessionEvents } from './session-events.js';
+import type { AgentState, ErrorSource, SessionEvents } from './session-events.js';
 import { SessionRuntime } from './session-runtime.js';
 import { SpeechHandle, SpeechPriority } from './speech-handle.js';
 import type { TraceSink } from './trace.js';
 import type { UserState } from './user-turn-tracker.js';
-import type { AgentState } from './session-events.js';
 
 export interface AgentSessionOptions<UserData = unknown> {
   vad?: VAD;
@@ -232,5 +226,3 @@ export class AgentSession<UserData = unknown> extends TypedEmitter<SessionEvents
     if (this.closed) throw new SessionClosedError(`AgentSession.${method}() was called on a closed session`);
   }
 }
-
-export type { ChatItem, ChatMessage, FunctionCallOutput };
