@@ -87,11 +87,12 @@ export class InterruptionPolicy {
 
   /** The user's turn was committed: a meaningful turn cuts an interruptible speech. */
   onTurnCommitted(transcript: string): void {
+    // The turn cuts on its own words: interim words that its final dropped (an empty final) already
+    // had their chance to interrupt, and must not cut a speech that started after them.
     const words = countWords(transcript);
-    this.words = Math.max(this.words, words);
     const target = this.deps.target();
     const reached =
-      this.words >= Math.max(1, this.deps.options.minInterruptionWords) ||
+      words >= Math.max(1, this.deps.options.minInterruptionWords) ||
       (words > 0 && this.speechMs >= this.deps.options.minInterruptionDuration);
     // The next turn starts counting from zero: words and speech belong to the turn just committed.
     this.words = 0;

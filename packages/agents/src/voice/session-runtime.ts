@@ -430,8 +430,8 @@ export class SessionRuntime {
     }
     // A newer turn supersedes replies to older turns that have not been heard yet.
     for (const handle of this.scheduler.queuedHandles) {
-      if (handle.source === 'user_turn' && handle.requestInterrupt('user_turn', false)) {
-        this.trace({ type: 'speech_interrupted', speechId: handle.id, reason: 'user_turn' });
+      if (handle.source === 'user_turn' && handle.requestInterrupt('superseded', false)) {
+        this.trace({ type: 'speech_interrupted', speechId: handle.id, reason: 'superseded' });
       }
     }
     const message: ChatMessage = { ...this.newUserMessage(turn.transcript), createdAtMs: clock.now() };

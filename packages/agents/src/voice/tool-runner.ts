@@ -130,6 +130,7 @@ const CANCEL_REASONS: Record<InterruptReason, string> = {
   user_speech: 'the user interrupted',
   user_words: 'the user interrupted',
   user_turn: 'the user said something new',
+  superseded: 'the user moved on to a new request',
   api: 'the application interrupted the reply',
   forced: 'the application interrupted the reply',
   close: 'the session closed',

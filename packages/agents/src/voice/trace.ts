@@ -4,7 +4,15 @@
  * Public events (`user_state_changed`, ...) are not repeated here.
  */
 export type SpeechOutcome = 'played' | 'interrupted' | 'failed';
-export type InterruptReason = 'user_speech' | 'user_words' | 'user_turn' | 'api' | 'forced' | 'close';
+/** `superseded`: a reply to an older turn, not heard yet, dropped because the user moved on. */
+export type InterruptReason =
+  | 'user_speech'
+  | 'user_words'
+  | 'user_turn'
+  | 'superseded'
+  | 'api'
+  | 'forced'
+  | 'close';
 
 export type TraceRecord =
   | { type: 'speech_queued'; speechId: string; priority: number }

@@ -419,9 +419,13 @@ export function checkS9(m: LogModel, report: Report): void {
     else if (entry.reason === 'user_words') ok = Math.max(words, 0) >= minWords;
     else {
       const turnWords = lastCommit ? countWords(lastCommit.entry.transcript) : 0;
+      // A committed turn cuts on the strength of its own speech, which may have ended just before a new
+      // utterance starts at the very moment of the commit.
+      const lastSpeech = lastCommit?.entry.lastSpeechMs;
+      const turnSpokenMs = lastSpeech === undefined || lastSpeech === null ? 0 : m.voicedMsAt(lastSpeech);
       ok =
         Math.max(turnWords, words) >= minWords ||
-        (turnWords > 0 && spokenMs >= th.minInterruptionDuration - slack);
+        (turnWords > 0 && Math.max(spokenMs, turnSpokenMs) >= th.minInterruptionDuration - slack);
     }
     if (!ok) {
       report(
