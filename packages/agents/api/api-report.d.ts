@@ -876,7 +876,8 @@ declare function resolveTurnHandling(options: Partial<TurnHandlingOptions> | und
  * Public events (`user_state_changed`, ...) are not repeated here.
  */
 type SpeechOutcome = 'played' | 'interrupted' | 'failed';
-type InterruptReason = 'user_speech' | 'user_words' | 'user_turn' | 'api' | 'forced' | 'close';
+/** `superseded`: a reply to an older turn, not heard yet, dropped because the user moved on. */
+type InterruptReason = 'user_speech' | 'user_words' | 'user_turn' | 'superseded' | 'api' | 'forced' | 'close';
 type TraceRecord = {
     type: 'speech_queued';
     speechId: string;
