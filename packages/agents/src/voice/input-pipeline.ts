@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { AudioFrame } from '../audio/audio-frame.js';
 import { isAbortError } from '../errors.js';
 import type { STT, STTEvent, STTStream } from '../providers/stt.js';
@@ -46,7 +47,10 @@ export class InputPipeline {
   private readonly loops = new Set<Promise<void>>();
   private framesIn = 0;
 
-  constructor(private readonly deps: InputPipelineDeps) {}
+  constructor(private readonly deps: InputPipelineDeps) {
+    // The input loop and every (re)opened VAD/STT stream listen to this one signal.
+    setMaxListeners(0, this.controller.signal);
+  }
 
   get frameCount(): number {
     return this.framesIn;

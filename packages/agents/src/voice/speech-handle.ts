@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { VoxwireError } from '../errors.js';
 import type { InterruptReason, SpeechOutcome } from './trace.js';
 
@@ -56,6 +57,8 @@ export class SpeechHandle implements PromiseLike<void> {
     this.priority = init.priority ?? SpeechPriority.normal;
     this.source = init.source;
     this.turnId = init.turnId;
+    // Every stage of the speech (LLM, TTS, playout, each tool) listens to this one signal.
+    setMaxListeners(0, this.interruptController.signal);
     this.donePromise = new Promise((resolve) => {
       this.resolveDone = resolve;
     });
