@@ -49,6 +49,29 @@ export function sleepWithTimer(clock: Clock, ms: number, signal?: AbortSignal): 
 /** Node clamps longer host timers to 1 ms (and warns), so longer waits are chained. */
 const MAX_HOST_DELAY_MS = 2 ** 31 - 1;
 
+/**
+ * A repeating timer built from one-shot timers: each tick re-arms before its callback runs, so a throwing
+ * tick does not end the series. Shared by clocks whose host interval cannot serve the period.
+ */
+export function repeatWithTimers(clock: Clock, periodMs: number, callback: () => void): TimerHandle {
+  let current: TimerHandle;
+  let cancelled = false;
+  const arm = (): void => {
+    current = clock.setTimer(periodMs, () => {
+      if (cancelled) return;
+      arm();
+      callback();
+    });
+  };
+  arm();
+  return {
+    cancel: () => {
+      cancelled = true;
+      current.cancel();
+    },
+  };
+}
+
 /** The wall clock. The only place in the core that touches the host's timers. */
 export class RealClock implements Clock {
   now(): number {
@@ -86,22 +109,7 @@ export class RealClock implements Clock {
       const id = setInterval(callback, period);
       return { cancel: () => clearInterval(id) };
     }
-    let current: TimerHandle;
-    let cancelled = false;
-    const arm = (): void => {
-      current = this.setTimer(period, () => {
-        if (cancelled) return;
-        arm();
-        callback();
-      });
-    };
-    arm();
-    return {
-      cancel: () => {
-        cancelled = true;
-        current.cancel();
-      },
-    };
+    return repeatWithTimers(this, period, callback);
   }
 }
 

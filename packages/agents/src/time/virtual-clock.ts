@@ -1,4 +1,4 @@
-import { type Clock, type TimerHandle, sleepWithTimer } from './clock.js';
+import { type Clock, repeatWithTimers, sleepWithTimer, type TimerHandle } from './clock.js';
 import { NEVER_FIRES, normalizeDelay } from './delay.js';
 
 interface VirtualTimer {
@@ -86,23 +86,7 @@ export class VirtualClock implements Clock {
   setRepeatingTimer(intervalMs: number, callback: () => void): TimerHandle {
     const period = Math.max(1, normalizeDelay(intervalMs));
     if (period === Number.POSITIVE_INFINITY) return NEVER_FIRES;
-    let handle: TimerHandle;
-    let cancelled = false;
-    const arm = (): void => {
-      handle = this.setTimer(period, () => {
-        if (cancelled) return;
-        // Re-armed before the callback runs, so a throwing tick does not end the series.
-        arm();
-        callback();
-      });
-    };
-    arm();
-    return {
-      cancel: () => {
-        cancelled = true;
-        handle.cancel();
-      },
-    };
+    return repeatWithTimers(this, period, callback);
   }
 
   /** Stops or restarts automatic advancing. */
