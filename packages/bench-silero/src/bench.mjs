@@ -4,7 +4,7 @@
 // Every measurement runs in a fresh child process (so CPU of worker threads is counted and one
 // implementation's native runtime cannot disturb another's); rounds interleave the implementations
 // so drifting load on a shared machine hits all of them alike. Options: --quick, --rounds N,
-// --json FILE, --only impl,impl, --baseline FILE (another build's dist/index.js, e.g. a saved copy of
+// --json FILE, --only impl,impl, --streams 1,32, --modes batch,paced, --baseline FILE (another build's dist/index.js, e.g. a saved copy of
 // the last release, measured as impl 'baseline' beside 'voxwire' in the batch-fed rows).
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -24,7 +24,8 @@ const only = option('--only', '').split(',').filter(Boolean);
 const baseline = option('--baseline', '');
 const caseScript = fileURLToPath(new URL('./case.mjs', import.meta.url));
 
-const STREAMS = [1, 32, 100];
+const STREAMS = option('--streams', '1,32,100').split(',').map(Number);
+const MODES = option('--modes', 'batch,paced').split(',');
 const batchSeconds = (n) => (quick ? 0.5 : 1) * (n === 1 ? 60 : n === 32 ? 15 : 8);
 const pacedSeconds = quick ? 4 : 8;
 
@@ -57,7 +58,9 @@ for (const n of STREAMS) {
     plan.push({ impl, streams: n, mode: 'paced', seconds: pacedSeconds });
   }
 }
-const selected = plan.filter((c) => only.length === 0 || only.includes(c.impl));
+const selected = plan.filter(
+  (c) => (only.length === 0 || only.includes(c.impl)) && MODES.includes(c.mode),
+);
 
 console.log(
   `Silero VAD benchmark: ${availableParallelism()} cores, load ${loadavg()

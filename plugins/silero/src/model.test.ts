@@ -56,34 +56,77 @@ describe('loading the model', () => {
 });
 
 describe('running consecutive windows in one call', () => {
-  it('carries each row state from step to step exactly as one window per call does', async () => {
-    const ort = await importOrt();
-    const session = await openSession(ort, {
-      modelPath: DEFAULT_MODEL_PATH,
-      intraOpThreads: 1,
-      forceCPU: true,
-    });
-    const runner = new BatchRunner(ort, session, 4);
-    const batch = 3;
-    const row = WINDOW_16K + CONTEXT_16K;
-    const steps = 5; // odd and even step counts end in different state buffers
-    const many = batchViews(new ArrayBuffer(floatsFor(4) * 4), 4);
-    const one = batchViews(new ArrayBuffer(floatsFor(4) * 4), 4);
-    for (let i = 0; i < many.input.length; i++) many.input[i] = Math.sin(i / 7) * 0.3 * ((i >> 11) % 2);
-    try {
-      for (const count of [steps, steps - 1]) {
-        many.state.fill(0);
-        one.state.fill(0);
-        await runner.run(many, batch, count, 16000);
-        for (let step = 0; step < count; step++) {
-          one.input.set(many.input.subarray(step * batch * row, (step + 1) * batch * row));
-          await runner.run(one, batch, 1, 16000);
-          for (let r = 0; r < batch; r++) expect(many.output[step * batch + r]).toBe(one.output[r]);
+  it.each([true, false])(
+    'carries each row state from step to step exactly as one window per call does (native binding: %s)',
+    async (preferNative) => {
+      const ort = await importOrt();
+      const session = await openSession(
+        ort,
+        { modelPath: DEFAULT_MODEL_PATH, intraOpThreads: 1, forceCPU: true },
+        { preferNative },
+      );
+      expect(session.kind).toBe(preferNative ? 'native' : 'api');
+      const runner = new BatchRunner(ort, session, 4);
+      const batch = 3;
+      const row = WINDOW_16K + CONTEXT_16K;
+      const steps = 5; // odd and even step counts end in different state buffers
+      const many = batchViews(new ArrayBuffer(floatsFor(4) * 4), 4);
+      const one = batchViews(new ArrayBuffer(floatsFor(4) * 4), 4);
+      for (let i = 0; i < many.input.length; i++) many.input[i] = Math.sin(i / 7) * 0.3 * ((i >> 11) % 2);
+      try {
+        for (const count of [steps, steps - 1]) {
+          many.state.fill(0);
+          one.state.fill(0);
+          await runner.run(many, batch, count, 16000);
+          for (let step = 0; step < count; step++) {
+            one.input.set(many.input.subarray(step * batch * row, (step + 1) * batch * row));
+            await runner.run(one, batch, 1, 16000);
+            for (let r = 0; r < batch; r++) expect(many.output[step * batch + r]).toBe(one.output[r]);
+          }
+          for (let k = 0; k < batch * STATE_SIZE; k++) expect(many.state[k]).toBe(one.state[k]);
         }
-        for (let k = 0; k < batch * STATE_SIZE; k++) expect(many.state[k]).toBe(one.state[k]);
+      } finally {
+        await runner.release();
+      }
+    },
+  );
+
+  it('gives bit-identical results through the native binding and the public API', async () => {
+    const ort = await importOrt();
+    const settings = { modelPath: DEFAULT_MODEL_PATH, intraOpThreads: 1, forceCPU: true };
+    const runners = [
+      new BatchRunner(ort, await openSession(ort, settings, { preferNative: true }), 8),
+      new BatchRunner(ort, await openSession(ort, settings, { preferNative: false }), 8),
+    ];
+    const views = runners.map(() => batchViews(new ArrayBuffer(floatsFor(8) * 4), 8));
+    try {
+      for (const v of views) {
+        for (let i = 0; i < v.input.length; i++)
+          v.input[i] = Math.sin(i / 11) * 0.4 * ((i >> 12) % 3 === 0 ? 1 : 0.1);
+        v.state.fill(0);
+      }
+      for (const [i, runner] of runners.entries()) await runner.run(views[i]!, 8, 6, 16000);
+      expect(Array.from(views[0]!.output)).toEqual(Array.from(views[1]!.output));
+      expect(Array.from(views[0]!.state)).toEqual(Array.from(views[1]!.state));
+    } finally {
+      await Promise.all(runners.map((r) => r.release()));
+    }
+  });
+
+  it('reports a corrupt file with its path whichever path is preferred', async () => {
+    // The native attempt fails quietly and the public API then produces the message users see.
+    const ort = await importOrt();
+    const dir = mkdtempSync(join(tmpdir(), 'voxwire-silero-sig-'));
+    try {
+      const path = join(dir, 'bad.onnx');
+      writeFileSync(path, Buffer.alloc(1024, 1));
+      for (const preferNative of [true, false]) {
+        await expect(
+          openSession(ort, { modelPath: path, intraOpThreads: 1, forceCPU: true }, { preferNative }),
+        ).rejects.toThrow(/could not be loaded/);
       }
     } finally {
-      await runner.release();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

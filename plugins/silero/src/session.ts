@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import type * as Ort from 'onnxruntime-node';
 import {
   type BatchViews,
@@ -24,10 +25,50 @@ export interface SessionSettings {
 }
 
 /**
+ * One loaded model. `run` writes into the preallocated output tensors of `fetches`; it returns
+ * `undefined` when it ran synchronously (the native binding) and a promise otherwise.
+ */
+export interface ModelSession {
+  /** `native`: onnxruntime-node's synchronous binding; `api`: the public, promise-based `InferenceSession`. */
+  readonly kind: 'native' | 'api';
+  run(feeds: Record<string, Ort.Tensor>, fetches: Record<string, Ort.Tensor>): Promise<unknown> | undefined;
+  release(): Promise<void>;
+}
+
+/** onnxruntime-node's own session wrap: the object its public session calls inside a setImmediate. */
+interface NativeBinding {
+  binding: {
+    InferenceSession: new () => NativeSession;
+  };
+  initOrt(): void;
+}
+
+interface NativeSession {
+  loadModel(path: string, options: Ort.InferenceSession.SessionOptions): void;
+  readonly inputMetadata: ReadonlyArray<{ name: string }>;
+  readonly outputMetadata: ReadonlyArray<{ name: string }>;
+  run(feeds: object, fetches: object, options: object): unknown;
+  dispose(): void;
+}
+
+const EXPECTED_INPUTS = ['input', 'state', 'sr'];
+const NO_RUN_OPTIONS = {};
+
+/**
  * Opens the model and checks it has the v5/v6 signature. Errors name the file, so a missing or
  * corrupt model is obvious from the message alone.
+ *
+ * The public `InferenceSession.run` defers every call through `setImmediate`, validates its arguments
+ * and wraps the outputs in new tensors: at one window per call that is 10-15% of the model's own cost.
+ * The inference workers only ever run inference, so they call onnxruntime-node's synchronous binding
+ * (the object the public session wraps) when this version of the package has it, and fall back to the
+ * public API otherwise (`preferNative: false` forces it).
  */
-export async function openSession(ort: OrtModule, settings: SessionSettings): Promise<Ort.InferenceSession> {
+export async function openSession(
+  ort: OrtModule,
+  settings: SessionSettings,
+  { preferNative = true }: { preferNative?: boolean } = {},
+): Promise<ModelSession> {
   const base: Ort.InferenceSession.SessionOptions = {
     intraOpNumThreads: settings.intraOpThreads,
     interOpNumThreads: 1,
@@ -35,38 +76,99 @@ export async function openSession(ort: OrtModule, settings: SessionSettings): Pr
     graphOptimizationLevel: 'all',
     logSeverityLevel: 3,
   };
-  let session: Ort.InferenceSession;
-  try {
-    if (settings.forceCPU) {
-      session = await ort.InferenceSession.create(settings.modelPath, {
-        ...base,
-        executionProviders: ['cpu'],
-      });
-    } else {
-      session = await ort.InferenceSession.create(settings.modelPath, {
-        ...base,
-        executionProviders: ['cuda', 'cpu'],
-      }).catch(() =>
-        ort.InferenceSession.create(settings.modelPath, { ...base, executionProviders: ['cpu'] }),
-      );
+  const attempts: Ort.InferenceSession.SessionOptions[] = settings.forceCPU
+    ? [{ ...base, executionProviders: ['cpu'] }]
+    : [
+        { ...base, executionProviders: ['cuda', 'cpu'] },
+        { ...base, executionProviders: ['cpu'] },
+      ];
+  const native = preferNative ? loadNativeBinding() : undefined;
+  if (native) {
+    for (const options of attempts) {
+      const session = openNative(native, settings.modelPath, options);
+      if (session) return session;
     }
-  } catch (error) {
+  }
+  // Also the path that reports a missing or corrupt file: the native attempts above stay silent.
+  let session: Ort.InferenceSession | undefined;
+  let failure: unknown;
+  for (const options of attempts) {
+    try {
+      session = await ort.InferenceSession.create(settings.modelPath, options);
+      break;
+    } catch (error) {
+      failure ??= error;
+    }
+  }
+  if (!session) {
     throw new Error(
-      `The Silero VAD model at ${settings.modelPath} could not be loaded (missing, corrupt or not an ONNX file): ${messageOf(error)}`,
-      { cause: error },
+      `The Silero VAD model at ${settings.modelPath} could not be loaded (missing, corrupt or not an ONNX file): ${messageOf(failure)}`,
+      { cause: failure },
     );
   }
-  const expected = ['input', 'state', 'sr'];
   if (
-    !expected.every((name) => session.inputNames.includes(name)) ||
+    !EXPECTED_INPUTS.every((name) => session.inputNames.includes(name)) ||
     !session.outputNames.includes('stateN')
   ) {
+    const names = session.inputNames;
     await session.release().catch(() => undefined);
-    throw new Error(
-      `The model at ${settings.modelPath} is not a Silero VAD v5/v6 model: inputs [${session.inputNames.join(', ')}], expected [${expected.join(', ')}]`,
-    );
+    throw notSilero(settings.modelPath, names);
   }
-  return session;
+  const api = session;
+  return {
+    kind: 'api',
+    run: (feeds, fetches) => api.run(feeds, fetches),
+    release: () => api.release(),
+  };
+}
+
+function loadNativeBinding(): NativeBinding | undefined {
+  try {
+    const required = createRequire(import.meta.url)(
+      'onnxruntime-node/dist/binding',
+    ) as Partial<NativeBinding>;
+    if (typeof required.initOrt !== 'function' || typeof required.binding?.InferenceSession !== 'function')
+      return undefined;
+    required.initOrt();
+    return required as NativeBinding;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A native session, or undefined when this binding cannot open the model this way. */
+function openNative(
+  native: NativeBinding,
+  modelPath: string,
+  options: Ort.InferenceSession.SessionOptions,
+): ModelSession | undefined {
+  let session: NativeSession;
+  try {
+    session = new native.binding.InferenceSession();
+    session.loadModel(modelPath, options);
+  } catch {
+    return undefined;
+  }
+  const inputs = session.inputMetadata.map((m) => m.name);
+  const outputs = session.outputMetadata.map((m) => m.name);
+  if (!EXPECTED_INPUTS.every((name) => inputs.includes(name)) || !outputs.includes('stateN')) {
+    session.dispose();
+    throw notSilero(modelPath, inputs);
+  }
+  return {
+    kind: 'native',
+    run: (feeds, fetches) => {
+      session.run(feeds, fetches, NO_RUN_OPTIONS);
+      return undefined;
+    },
+    release: async () => session.dispose(),
+  };
+}
+
+function notSilero(modelPath: string, inputs: readonly string[]): Error {
+  return new Error(
+    `The model at ${modelPath} is not a Silero VAD v5/v6 model: inputs [${inputs.join(', ')}], expected [${EXPECTED_INPUTS.join(', ')}]`,
+  );
 }
 
 /** Feeds and fetches for one (rate, batch size); `flip` reads the state `run` writes, and back. */
@@ -100,7 +202,7 @@ export class BatchRunner {
 
   constructor(
     private readonly ort: OrtModule,
-    private readonly session: Ort.InferenceSession,
+    private readonly session: ModelSession,
     private readonly maxBatch: number,
   ) {
     this.input = new Float32Array(maxBatch * MAX_ROW);
@@ -140,7 +242,8 @@ export class BatchRunner {
     for (let step = 0; step < steps; step++) {
       if (stopped()) throw new Error('stopped: the process is exiting');
       input.set(stepInputs[step] as Float32Array);
-      await this.session.run(current.feeds, current.fetches);
+      const pending = this.session.run(current.feeds, current.fetches);
+      if (pending) await pending;
       const at = step * batch;
       for (let i = 0; i < batch; i++) out[at + i] = output[i] as number;
       current = current === bound.run ? bound.flip : bound.run;
