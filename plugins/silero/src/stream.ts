@@ -181,8 +181,7 @@ export class StreamCore implements InferenceJob {
   fillWindow(target: Float32Array, offset: number, step: number): void {
     const from = this.pcm.data;
     const start = this.pcm.indexOf(this.nextWindow + step * this.window - this.context);
-    const length = this.context + this.window;
-    for (let i = 0; i < length; i++) target[offset + i] = from[start + i] as number;
+    target.set(from.subarray(start, start + this.context + this.window), offset);
   }
 
   completeWindow(probability: number, inferenceMs: number): void {
@@ -337,10 +336,8 @@ export class StreamCore implements InferenceJob {
     const to = Math.min(last, history.end, from + (this.speechCap - speech.count));
     if (to <= from) return;
     const at = speech.reserve(to - from);
-    const src = history.data;
-    const dst = speech.data;
     const offset = history.indexOf(from);
-    for (let i = 0, n = to - from; i < n; i++) dst[at + i] = src[offset + i] as number;
+    speech.data.set(history.data.subarray(offset, offset + (to - from)), at);
     speech.commit(to - from);
   }
 
