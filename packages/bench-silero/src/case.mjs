@@ -1,17 +1,24 @@
 // One measurement in a fresh process: `node case.mjs <impl> <streams> <batch|paced> <seconds>`.
 // process.cpuUsage() covers every thread of the process, so worker threads are counted.
 // Prints one JSON line.
-import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { benchAudio, loopAudio, RATE } from './audio.mjs';
+import { CONTEXT, openRaw, runGroup, WINDOW } from './raw.mjs';
 
 const [impl, streamsArg, mode, secondsArg] = process.argv.slice(2);
 const streams = Number(streamsArg);
 const seconds = Number(secondsArg);
 const FRAME = 320; // 20 ms
-const WINDOW = 512;
-const CONTEXT = 64;
 const PHASES = 10; // paced streams are spread over 10 phases, 2 ms apart, as calls from many rooms would be
+/**
+ * Every implementation analyses this much audio per stream, through the same batch shapes it is then
+ * measured on, before the measurement: the figures are steady-state costs, not JIT compilation or the
+ * first runs of a new input shape.
+ */
+const WARM_WINDOWS = 94; // 3 s
+/** The plugin's default maxBatchDelayMs, for the batched live floor. */
+const BATCH_DELAY_MS = 16;
 
 const clip = benchAudio().samples;
 // Half a window more than the round length: LiveKit's plugin holds back a window until more audio
@@ -120,46 +127,38 @@ function pace(sinks, register) {
 }
 
 async function rawFloor(batched) {
-  const require = createRequire(import.meta.url);
-  const ort = require('onnxruntime-node');
-  const { DEFAULT_MODEL_PATH } = await import('@voxwire/plugin-silero');
-  const session = await ort.InferenceSession.create(DEFAULT_MODEL_PATH, {
-    intraOpNumThreads: 1,
-    interOpNumThreads: 1,
-    executionMode: 'sequential',
-    graphOptimizationLevel: 'all',
-  });
-  const sr = new ort.Tensor('int64', BigInt64Array.from([16000n]), []);
-  // Streams run one after another (one window per call), or all together (one row each per call).
-  const runGroup = async (group, windows) => {
-    const b = group.length;
-    const input = new Float32Array(b * (CONTEXT + WINDOW));
-    const state = new Float32Array(2 * b * 128);
-    const feeds = {
-      input: new ort.Tensor('float32', input, [b, CONTEXT + WINDOW]),
-      state: new ort.Tensor('float32', state, [2, b, 128]),
-      sr,
-    };
-    for (let w = 0; w < windows; w++) {
-      for (let r = 0; r < b; r++) {
-        const audio = group[r];
-        const base = r * (CONTEXT + WINDOW);
-        const from = w * WINDOW - CONTEXT;
-        for (let k = 0; k < CONTEXT + WINDOW; k++) {
-          const at = from + k;
-          input[base + k] = at < 0 ? 0 : audio[at] / 32768;
-        }
-      }
-      const result = await session.run(feeds);
-      state.set(result.stateN.data);
-    }
-  };
-  await runGroup([audios[0]], 60); // warm-up
-  if (mode === 'paced') return rawPaced(session, ort, sr);
+  const raw = await openRaw();
+  await runGroup(raw, batched ? audios : [audios[0]], WARM_WINDOWS);
+  if (mode === 'paced') return rawPaced(raw.session, raw.ort, raw.sr);
   return measure(async () => {
-    if (batched) await runGroup(audios, windowsPerStream);
-    else for (const audio of audios) await runGroup([audio], windowsPerStream);
+    if (batched) await runGroup(raw, audios, windowsPerStream);
+    else for (const audio of audios) await runGroup(raw, [audio], windowsPerStream);
   });
+}
+
+/**
+ * The floor for using every core: the streams split evenly over one thread per core, each thread's
+ * share run as one batch (raw onnxruntime, public API). What the plugin's workers do at best.
+ */
+async function rawSplit() {
+  const { Worker } = await import('node:worker_threads');
+  const threads = Math.min(availableParallelism(), streams);
+  const shares = Array.from({ length: threads }, (_, t) => audios.filter((_, i) => i % threads === t));
+  const workers = shares.map(
+    (share) =>
+      new Worker(new URL('./raw-split-worker.mjs', import.meta.url), {
+        workerData: { audios: share, windows: windowsPerStream, warmWindows: WARM_WINDOWS },
+      }),
+  );
+  const next = (w) => new Promise((resolve, reject) => w.once('message', resolve).once('error', reject));
+  await Promise.all(workers.map(next));
+  const result = await measure(async () => {
+    const done = workers.map(next);
+    for (const w of workers) w.postMessage('go');
+    await Promise.all(done);
+  });
+  await Promise.all(workers.map((w) => w.terminate()));
+  return result;
 }
 
 /** The floor for live audio: one window per call on the main thread, run as soon as it is complete. */
@@ -202,6 +201,91 @@ function rawPaced(session, ort, sr) {
   );
 }
 
+/**
+ * The floor for live audio batched as the plugin batches it: complete windows wait until every stream
+ * has one or the oldest has waited BATCH_DELAY_MS, then run as one call on the main thread. On a
+ * virtual machine each call after an idle gap costs more than the same call back to back (caches go
+ * cold while the thread sleeps), so this is the least a batching VAD can spend per live stream here.
+ */
+async function rawPacedBatched() {
+  const raw = await openRaw();
+  const { ort, session, sr } = raw;
+  await runGroup(raw, audios, WARM_WINDOWS);
+  const row = CONTEXT + WINDOW;
+  const input = new Float32Array(streams * row);
+  const state = new Float32Array(streams * 256);
+  const states = audios.map(() => new Float32Array(256));
+  const received = new Int32Array(streams);
+  const done = new Int32Array(streams);
+  const queued = new Uint8Array(streams);
+  const queue = [];
+  let oldest = 0;
+  let running = false;
+  let timer;
+  let onWindow;
+  const enqueue = (i) => {
+    if (queued[i] || (done[i] + 1) * WINDOW > received[i]) return;
+    if (queue.length === 0) oldest = performance.now();
+    queued[i] = 1;
+    queue.push(i);
+  };
+  const maybeRun = () => {
+    if (running || queue.length === 0) return;
+    const wait = BATCH_DELAY_MS - (performance.now() - oldest);
+    if (queue.length < streams && wait > 0) {
+      if (timer === undefined) {
+        timer = setTimeout(() => {
+          timer = undefined;
+          maybeRun();
+        }, Math.ceil(wait));
+      }
+      return;
+    }
+    void run();
+  };
+  const run = async () => {
+    running = true;
+    const batch = queue.splice(0);
+    const b = batch.length;
+    for (let r = 0; r < b; r++) {
+      const i = batch[r];
+      queued[i] = 0;
+      const from = done[i] * WINDOW - CONTEXT;
+      for (let k = 0; k < row; k++) input[r * row + k] = from + k < 0 ? 0 : audios[i][from + k] / 32768;
+      state.set(states[i].subarray(0, 128), r * 128);
+      state.set(states[i].subarray(128), (b + r) * 128);
+    }
+    const result = await session.run({
+      input: new ort.Tensor('float32', input.subarray(0, b * row), [b, row]),
+      state: new ort.Tensor('float32', state.subarray(0, b * 256), [2, b, 128]),
+      sr,
+    });
+    const next = result.stateN.data;
+    for (let r = 0; r < b; r++) {
+      const i = batch[r];
+      states[i].set(next.subarray(r * 128, (r + 1) * 128), 0);
+      states[i].set(next.subarray((b + r) * 128, (b + r + 1) * 128), 128);
+      done[i]++;
+      onWindow(i);
+    }
+    running = false;
+    for (const i of batch) enqueue(i);
+    maybeRun();
+  };
+  return measure(() =>
+    pace(
+      audios.map((_, i) => (data) => {
+        received[i] += data.length;
+        enqueue(i);
+        maybeRun();
+      }),
+      (callback) => {
+        onWindow = callback;
+      },
+    ),
+  );
+}
+
 async function voxwire() {
   const { AudioFrame } = await import('@voxwire/agents');
   // VOXWIRE_SILERO_MODULE points at another build (e.g. a saved copy of dist/index.js) to compare two
@@ -217,33 +301,27 @@ async function voxwire() {
     ...(process.env.VOXWIRE_THREADS ? { threads: Number(process.env.VOXWIRE_THREADS) } : {}),
   });
   const frameOf = (data) => new AudioFrame(data, RATE, 1, data.length);
-  {
-    const warm = vad.stream();
-    for (let k = 0; k < 100; k++) warm.pushFrame(frameOf(audios[0].subarray(k * FRAME, (k + 1) * FRAME)));
-    warm.endInput();
-    for await (const _ of warm) {
-      // drain
-    }
-  }
+  const feed = (inputs) =>
+    Promise.all(
+      inputs.map(async (audio) => {
+        const s = vad.stream();
+        let pushed = 0;
+        // Keep about a second queued: as fast as inference goes, without holding the whole input.
+        const topUp = () => {
+          const end = Math.min(audio.length, pushed + RATE);
+          for (; pushed < end; pushed += FRAME) s.pushFrame(frameOf(audio.subarray(pushed, pushed + FRAME)));
+          if (pushed >= audio.length) s.endInput();
+        };
+        topUp();
+        for await (const e of s) {
+          if (e.type === 'inference_done' && pushed < audio.length && s.pendingAudioMs < 500) topUp();
+        }
+      }),
+    );
+  await feed(audios.map((audio) => audio.subarray(0, WARM_WINDOWS * WINDOW)));
   if (mode === 'batch') {
     return measure(async () => {
-      await Promise.all(
-        audios.map(async (audio) => {
-          const s = vad.stream();
-          let pushed = 0;
-          // Keep about a second queued: as fast as inference goes, without holding the whole input.
-          const topUp = () => {
-            const end = Math.min(audio.length, pushed + RATE);
-            for (; pushed < end; pushed += FRAME)
-              s.pushFrame(frameOf(audio.subarray(pushed, pushed + FRAME)));
-            if (pushed >= audio.length) s.endInput();
-          };
-          topUp();
-          for await (const e of s) {
-            if (e.type === 'inference_done' && pushed < audio.length && s.pendingAudioMs < 500) topUp();
-          }
-        }),
-      );
+      await feed(audios);
       return { inference: vad.inference };
     });
   }
@@ -291,11 +369,14 @@ async function livekit() {
     ]);
     s.close();
   };
-  {
-    const warm = vad.stream();
-    for (let k = 0; k < 100; k++) warm.pushFrame(frameOf(audios[0].subarray(k * FRAME, (k + 1) * FRAME)));
-    await consume(warm, Math.floor((100 * FRAME) / WINDOW));
-  }
+  await Promise.all(
+    audios.map((audio) => {
+      const warm = vad.stream();
+      for (let at = 0; at < WARM_WINDOWS * WINDOW; at += FRAME)
+        warm.pushFrame(frameOf(audio.subarray(at, at + FRAME)));
+      return consume(warm, WARM_WINDOWS - 1);
+    }),
+  );
   if (mode === 'batch') {
     return measure(async () => {
       total = 0;
@@ -347,6 +428,8 @@ async function driver() {
 const runners = {
   raw1: () => rawFloor(false),
   rawBatch: () => rawFloor(true),
+  rawSplit,
+  rawPacedBatched,
   voxwire,
   livekit,
   driver,

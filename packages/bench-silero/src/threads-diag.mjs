@@ -18,7 +18,9 @@ function threads() {
   return out;
 }
 const clip = benchAudio().samples;
-const audios = Array.from({ length: streams }, (_, i) => loopAudio(clip, seconds, (i * 7919 * 13) % clip.length));
+const audios = Array.from({ length: streams }, (_, i) =>
+  loopAudio(clip, seconds, (i * 7919 * 13) % clip.length),
+);
 const vad = await SileroVAD.load({});
 async function run(list) {
   await Promise.all(
@@ -45,7 +47,9 @@ await run(audios);
 const b = threads();
 const u = process.cpuUsage(c0);
 const audioS = streams * seconds;
-console.log(`${streams} streams x ${seconds} s: total ${((u.user + u.system) / 1000 / audioS).toFixed(2)} ms CPU per audio s per stream, wall ${(performance.now() - t0).toFixed(0)} ms`);
+console.log(
+  `${streams} streams x ${seconds} s: total ${((u.user + u.system) / 1000 / audioS).toFixed(2)} ms CPU per audio s per stream, wall ${(performance.now() - t0).toFixed(0)} ms`,
+);
 for (const k of Object.keys(b)) {
   const d = b[k] - (a[k] ?? 0);
   if (d > 0) console.log(`  ${k.padEnd(32)} ${(d / audioS).toFixed(2)} ms per audio s per stream`);

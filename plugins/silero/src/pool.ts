@@ -36,6 +36,7 @@ export type ExecutorFactory = (settings: ExecutorSettings) => Promise<InferenceE
 /** Below this many rows per worker, splitting a batch costs more CPU than the parallelism saves. */
 const MIN_SPLIT = 8;
 const RESPAWN_DELAY_MS = 1000;
+const TIMER_SLACK_MS = 1;
 
 class JobQueue {
   head: InferenceJob | null = null;
@@ -105,8 +106,10 @@ export class InferencePool {
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly dispatchBound = () => this.dispatch();
+  private timerDeadline = Number.POSITIVE_INFINITY;
   private readonly onTimer = () => {
     this.timer = undefined;
+    this.timerDeadline = Number.POSITIVE_INFINITY;
     this.dispatch();
   };
 
@@ -162,8 +165,7 @@ export class InferencePool {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.armTimer(Number.POSITIVE_INFINITY, 0);
     for (const rate of [8000, 16000] as const) {
       const queue = this.queues[rate];
       while (queue.size > 0) queue.shift().queued = false;
@@ -196,19 +198,36 @@ export class InferencePool {
     this.dispatchScheduled = false;
     if (this.closed) return;
     const now = performance.now();
-    let deadline = Number.POSITIVE_INFINITY;
+    let waiting = false;
     for (const slot of this.slots) {
       if (slot.busy || !slot.executor) continue;
       const rate = this.pickQueue(now);
       if (rate === undefined) {
-        deadline = Math.min(deadline, this.deadline(8000), this.deadline(16000));
+        waiting = true;
         break;
       }
       this.launch(slot, rate);
     }
-    if (deadline !== Number.POSITIVE_INFINITY && !this.timer) {
-      this.timer = setTimeout(this.onTimer, Math.max(0, deadline - now));
-    }
+    // Only an idle executor waits for a deadline: a busy pool dispatches again when a batch finishes.
+    this.armTimer(
+      waiting ? Math.min(this.deadline(8000), this.deadline(16000)) : Number.POSITIVE_INFINITY,
+      now,
+    );
+  }
+
+  /**
+   * Keeps one timer, at the deadline that matters now. Every timer that fires is a thread wake-up, which
+   * costs about as much CPU as inference for a few windows on a virtual machine, so a deadline that
+   * passed or no longer exists is disarmed rather than left to fire for nothing.
+   */
+  private armTimer(deadline: number, now: number): void {
+    if (deadline === this.timerDeadline) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerDeadline = deadline;
+    if (deadline === Number.POSITIVE_INFINITY) return;
+    // Timers count whole milliseconds: rounding down would fire early and cost a second wake-up.
+    this.timer = setTimeout(this.onTimer, Math.max(0, Math.ceil(deadline - now)));
   }
 
   /** The rate whose queue may leave now, preferring the longer queue. */
@@ -229,7 +248,9 @@ export class InferencePool {
     if ((queue.head as InferenceJob).availableWindows() > 1) return true;
     // Live streams whose windows are in flight count as coming: their next window joins this batch
     // unless the oldest waiting window reaches its deadline first.
-    return now - (queue.head as InferenceJob).enqueuedAt >= this.settings.maxBatchDelayMs;
+    // The timer's clock lags real time by up to a millisecond or so: a window that close to its deadline
+    // leaves now rather than costing another wake-up.
+    return now - (queue.head as InferenceJob).enqueuedAt >= this.settings.maxBatchDelayMs - TIMER_SLACK_MS;
   }
 
   private deadline(rate: ModelSampleRate): number {

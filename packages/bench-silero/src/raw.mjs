@@ -1,0 +1,45 @@
+// Raw onnxruntime on the plugin's model, with the public API as a user would call it: the floors the
+// plugin is measured against. Shared by the main-thread floors and the split floor's threads.
+import { createRequire } from 'node:module';
+
+export const WINDOW = 512;
+export const CONTEXT = 64;
+
+export async function openRaw() {
+  const require = createRequire(import.meta.url);
+  const ort = require('onnxruntime-node');
+  const { DEFAULT_MODEL_PATH } = await import('@voxwire/plugin-silero');
+  const session = await ort.InferenceSession.create(DEFAULT_MODEL_PATH, {
+    intraOpNumThreads: 1,
+    interOpNumThreads: 1,
+    executionMode: 'sequential',
+    graphOptimizationLevel: 'all',
+  });
+  const sr = new ort.Tensor('int64', BigInt64Array.from([16000n]), []);
+  return { ort, session, sr };
+}
+
+/** Runs `windows` windows of every stream in `group`, one row per stream in each call. */
+export async function runGroup({ ort, session, sr }, group, windows) {
+  const b = group.length;
+  const input = new Float32Array(b * (CONTEXT + WINDOW));
+  const state = new Float32Array(2 * b * 128);
+  const feeds = {
+    input: new ort.Tensor('float32', input, [b, CONTEXT + WINDOW]),
+    state: new ort.Tensor('float32', state, [2, b, 128]),
+    sr,
+  };
+  for (let w = 0; w < windows; w++) {
+    for (let r = 0; r < b; r++) {
+      const audio = group[r];
+      const base = r * (CONTEXT + WINDOW);
+      const from = w * WINDOW - CONTEXT;
+      for (let k = 0; k < CONTEXT + WINDOW; k++) {
+        const at = from + k;
+        input[base + k] = at < 0 ? 0 : audio[at] / 32768;
+      }
+    }
+    const result = await session.run(feeds);
+    state.set(result.stateN.data);
+  }
+}
