@@ -264,6 +264,42 @@ describe('sharing the model', () => {
     expect(model.calls.reduce((n, c) => n + c.steps, 0)).toBe(40);
   });
 
+  it('holds a live window for the streams still coming until maxBatchDelayMs, and no longer', async () => {
+    const { vad, model } = await fakeVad({ maxBatchDelayMs: 40 });
+    const streams = [vad.stream(), vad.stream(), vad.stream()];
+    const window = framesOf(pcm16(probabilityAudio([0.3])), 32)[0]!;
+    const calledAt: number[] = [];
+    const original = model.calls.push.bind(model.calls);
+    model.calls.push = (...calls) => {
+      calledAt.push(performance.now());
+      return original(...calls);
+    };
+    // Two of three active streams have a window: the batch waits for the third, up to the deadline.
+    const start = performance.now();
+    streams[0]!.pushFrame(window);
+    streams[1]!.pushFrame(window);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(model.calls).toHaveLength(0);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(model.calls.map((c) => c.batch)).toEqual([2]);
+    // The timer may lag the deadline by a little, never lead it by more than its 1 ms slack.
+    expect(calledAt[0]! - start).toBeGreaterThanOrEqual(39);
+    // Once every active stream has a window waiting, the batch leaves at once: nobody else can join.
+    const pool = (vad as unknown as { pool: { timer: unknown } }).pool;
+    streams[0]!.pushFrame(window);
+    streams[1]!.pushFrame(window);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(pool.timer).toBeDefined();
+    const second = performance.now();
+    streams[2]!.pushFrame(window);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(model.calls.map((c) => c.batch)).toEqual([2, 3]);
+    expect(calledAt[1]! - second).toBeLessThan(20);
+    // Nothing waits any more, so the deadline timer is gone instead of waking the thread for nothing.
+    expect(pool.timer).toBeUndefined();
+    await Promise.all(streams.map((s) => s.close()));
+  });
+
   it('respects maxBatchSize', async () => {
     const { vad, model } = await fakeVad({ maxBatchSize: 3 });
     await Promise.all(
