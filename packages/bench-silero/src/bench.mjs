@@ -26,8 +26,11 @@ const caseScript = fileURLToPath(new URL('./case.mjs', import.meta.url));
 
 const STREAMS = option('--streams', '1,32,100').split(',').map(Number);
 const MODES = option('--modes', 'batch,paced').split(',');
-const batchSeconds = (n) => (quick ? 0.5 : 1) * (n === 1 ? 60 : n === 32 ? 15 : 8);
-const pacedSeconds = quick ? 4 : 8;
+// Long enough that the start and the tail of a run (streams starting and finishing, the last JIT
+// compilation) weigh little beside the steady state: at 32 streams a 15 s run read about 0.4 ms per
+// stream dearer than a 60 s one (src/threads-diag.mjs).
+const batchSeconds = (n) => (quick ? 0.25 : 1) * (n === 1 ? 60 : n === 32 ? 40 : 16);
+const pacedSeconds = quick ? 4 : 12;
 
 const { source } = benchAudio(); // makes the espeak-ng files once, before any child needs them
 const livekitAvailable = (() => {
