@@ -126,6 +126,23 @@ describe('speech detection', () => {
     expect(speaking.slice(11, 37).every((s) => s)).toBe(true);
   });
 
+  it('keeps every utterance\'s frames intact while later utterances are detected', async () => {
+    const { vad } = await fakeVad({ minSilenceDurationMs: 100, prefixPaddingDurationMs: 0 });
+    const levels = [0.9, 0.7, 0.8];
+    const probabilities = levels.flatMap((p) => [...repeat(0, 8), ...repeat(p, 6)]).concat(repeat(0, 8));
+    const events = await runStream(vad, framesOf(pcm16(probabilityAudio(probabilities)), 20));
+    const starts = of(events, 'start_of_speech');
+    const ends = of(events, 'end_of_speech');
+    expect(ends).toHaveLength(3);
+    // Read only after the whole stream ran: frames handed out earlier must not have been overwritten.
+    for (const [i, level] of levels.entries()) {
+      const speech = ends[i]!.frames[0]!.data;
+      expect(speech.length).toBeGreaterThanOrEqual(6 * 512);
+      expect(speech.slice(0, 6 * 512).every((v) => v === Math.round(level * 32767))).toBe(true);
+      expect(starts[i]!.frames[0]!.data.every((v) => v === Math.round(level * 32767))).toBe(true);
+    }
+  });
+
   it('ignores speech shorter than the minimum, and silence shorter than the minimum', async () => {
     const { vad } = await fakeVad({ minSpeechDurationMs: 100, minSilenceDurationMs: 200 });
     const probabilities = [
