@@ -299,7 +299,9 @@ async function voxwire() {
     ...(process.env.VOXWIRE_MAX_BATCH ? { maxBatchSize: Number(process.env.VOXWIRE_MAX_BATCH) } : {}),
     ...(process.env.VOXWIRE_WORKERS ? { workers: Number(process.env.VOXWIRE_WORKERS) } : {}),
     ...(process.env.VOXWIRE_THREADS ? { threads: Number(process.env.VOXWIRE_THREADS) } : {}),
-    ...(process.env.VOXWIRE_MAX_SPEECH_MS ? { maxBufferedSpeechMs: Number(process.env.VOXWIRE_MAX_SPEECH_MS) } : {}),
+    ...(process.env.VOXWIRE_MAX_SPEECH_MS
+      ? { maxBufferedSpeechMs: Number(process.env.VOXWIRE_MAX_SPEECH_MS) }
+      : {}),
   });
   const frameOf = (data) => new AudioFrame(data, RATE, 1, data.length);
   const feed = (inputs) =>

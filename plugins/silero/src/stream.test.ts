@@ -126,7 +126,7 @@ describe('speech detection', () => {
     expect(speaking.slice(11, 37).every((s) => s)).toBe(true);
   });
 
-  it('keeps every utterance\'s frames intact while later utterances are detected', async () => {
+  it("keeps every utterance's frames intact while later utterances are detected", async () => {
     const { vad } = await fakeVad({ minSilenceDurationMs: 100, prefixPaddingDurationMs: 0 });
     const levels = [0.9, 0.7, 0.8];
     const probabilities = levels.flatMap((p) => [...repeat(0, 8), ...repeat(p, 6)]).concat(repeat(0, 8));
