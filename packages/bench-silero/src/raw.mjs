@@ -1,6 +1,7 @@
 // Raw onnxruntime on the plugin's model, with the public API as a user would call it: the floors the
 // plugin is measured against. Shared by the main-thread floors and the split floor's threads.
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
 export const WINDOW = 512;
 export const CONTEXT = 64;
@@ -8,8 +9,13 @@ export const CONTEXT = 64;
 export async function openRaw() {
   const require = createRequire(import.meta.url);
   const ort = require('onnxruntime-node');
-  const { DEFAULT_MODEL_PATH } = await import('@voxwire/plugin-silero');
-  const session = await ort.InferenceSession.create(DEFAULT_MODEL_PATH, {
+  // The model file the plugin ships, found without loading the plugin (the split floor's threads need
+  // nothing else from it).
+  const modelPath = join(
+    dirname(require.resolve('@voxwire/plugin-silero/package.json')),
+    'model/silero_vad.onnx',
+  );
+  const session = await ort.InferenceSession.create(modelPath, {
     intraOpNumThreads: 1,
     interOpNumThreads: 1,
     executionMode: 'sequential',
