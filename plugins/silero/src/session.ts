@@ -106,10 +106,7 @@ export async function openSession(
       { cause: failure },
     );
   }
-  if (
-    !EXPECTED_INPUTS.every((name) => session.inputNames.includes(name)) ||
-    !session.outputNames.includes('stateN')
-  ) {
+  if (!isSilero(session.inputNames, session.outputNames)) {
     const names = session.inputNames;
     await session.release().catch(() => undefined);
     throw notSilero(settings.modelPath, names);
@@ -151,7 +148,7 @@ function openNative(
   }
   const inputs = session.inputMetadata.map((m) => m.name);
   const outputs = session.outputMetadata.map((m) => m.name);
-  if (!EXPECTED_INPUTS.every((name) => inputs.includes(name)) || !outputs.includes('stateN')) {
+  if (!isSilero(inputs, outputs)) {
     session.dispose();
     throw notSilero(modelPath, inputs);
   }
@@ -163,6 +160,11 @@ function openNative(
     },
     release: async () => session.dispose(),
   };
+}
+
+/** The Silero VAD v5/v6 signature: `input`, `state` and `sr` in, `stateN` among the outputs. */
+function isSilero(inputs: readonly string[], outputs: readonly string[]): boolean {
+  return EXPECTED_INPUTS.every((name) => inputs.includes(name)) && outputs.includes('stateN');
 }
 
 function notSilero(modelPath: string, inputs: readonly string[]): Error {
