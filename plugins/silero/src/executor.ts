@@ -25,7 +25,9 @@ import {
   type WorkerInit,
   type WorkerReply,
 } from './protocol.js';
-import { BatchRunner, importOrt, openSession, type SessionSettings } from './session.js';
+import { BatchRunner } from './batch-runner.js';
+import { type GraphReport, loadModel, type ModelSettings, reportOf } from './model-loader.js';
+import { importOrt } from './session.js';
 
 /**
  * Runs batches of windows. The pool writes rows into `views`, calls `run`, and reads probabilities and
@@ -33,6 +35,8 @@ import { BatchRunner, importOrt, openSession, type SessionSettings } from './ses
  */
 export interface InferenceExecutor {
   readonly views: BatchViews;
+  /** Which graph runs at each rate. */
+  readonly graphs: GraphReport;
   /**
    * Runs `steps` consecutive windows of `batch` rows. Resolves with the inference time in ms; rejects
    * when the batch failed (the views are then stale).
@@ -41,7 +45,7 @@ export interface InferenceExecutor {
   close(): Promise<void>;
 }
 
-export interface ExecutorSettings extends SessionSettings {
+export interface ExecutorSettings extends ModelSettings {
   maxBatch: number;
 }
 
@@ -51,15 +55,16 @@ export class InlineExecutor implements InferenceExecutor {
   private constructor(
     private readonly runner: BatchRunner,
     views: BatchViews,
+    readonly graphs: GraphReport,
   ) {
     this.views = views;
   }
 
   static async create(settings: ExecutorSettings): Promise<InlineExecutor> {
     const ort = await importOrt();
-    const session = await openSession(ort, settings);
+    const model = await loadModel(ort, settings);
     const views = batchViews(new ArrayBuffer(floatsFor(settings.maxBatch) * 4), settings.maxBatch);
-    return new InlineExecutor(new BatchRunner(ort, session, settings.maxBatch), views);
+    return new InlineExecutor(new BatchRunner(ort, model, settings.maxBatch), views, reportOf(model));
   }
 
   async run(batch: number, steps: number, rate: ModelSampleRate): Promise<number> {
@@ -98,6 +103,7 @@ export class WorkerExecutor implements InferenceExecutor {
   private constructor(
     private readonly worker: Worker,
     init: WorkerInit,
+    readonly graphs: GraphReport,
   ) {
     this.views = batchViews(init.data, init.maxBatch);
     this.control = new Int32Array(init.control);
@@ -130,6 +136,7 @@ export class WorkerExecutor implements InferenceExecutor {
   static async create(settings: ExecutorSettings, workerUrl: URL): Promise<WorkerExecutor> {
     const init: WorkerInit = {
       modelPath: settings.modelPath,
+      graph: settings.graph,
       maxBatch: settings.maxBatch,
       intraOpThreads: settings.intraOpThreads,
       forceCPU: settings.forceCPU,
@@ -139,10 +146,10 @@ export class WorkerExecutor implements InferenceExecutor {
       errorText: new SharedArrayBuffer(ERROR_TEXT_BYTES),
     };
     const worker = new Worker(fileURLToPath(workerUrl), { workerData: init, name: 'silero-vad-inference' });
-    await new Promise<void>((resolve, reject) => {
+    const graphs = await new Promise<GraphReport>((resolve, reject) => {
       const onMessage = (reply: WorkerReply) => {
         cleanup();
-        if (reply.type === 'ready') resolve();
+        if (reply.type === 'ready') resolve(reply.graphs);
         else reject(new Error(reply.message));
       };
       const onError = (error: Error) => {
@@ -166,7 +173,7 @@ export class WorkerExecutor implements InferenceExecutor {
       throw error;
     });
     worker.unref();
-    return new WorkerExecutor(worker, init);
+    return new WorkerExecutor(worker, init, graphs);
   }
 
   get alive(): boolean {

@@ -20,7 +20,9 @@ import {
   type WorkerInit,
   type WorkerReply,
 } from './protocol.js';
-import { BatchRunner, importOrt, messageOf, openSession } from './session.js';
+import { BatchRunner } from './batch-runner.js';
+import { loadModel, reportOf } from './model-loader.js';
+import { importOrt, messageOf } from './session.js';
 
 async function main(init: WorkerInit): Promise<void> {
   const port = parentPort;
@@ -28,13 +30,14 @@ async function main(init: WorkerInit): Promise<void> {
   let runner: BatchRunner;
   try {
     const ort = await importOrt();
-    const session = await openSession(ort, {
+    const model = await loadModel(ort, {
       modelPath: init.modelPath,
+      graph: init.graph,
       intraOpThreads: init.intraOpThreads,
       forceCPU: init.forceCPU,
     });
-    runner = new BatchRunner(ort, session, init.maxBatch);
-    port.postMessage({ type: 'ready' } satisfies WorkerReply);
+    runner = new BatchRunner(ort, model, init.maxBatch);
+    port.postMessage({ type: 'ready', graphs: reportOf(model) } satisfies WorkerReply);
     await serve(init, runner);
   } catch (error) {
     port.postMessage({ type: 'load-error', message: messageOf(error) } satisfies WorkerReply);

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SileroModelError } from './errors.js';
 import { batchViews, CONTEXT_16K, floatsFor, STATE_SIZE, WINDOW_16K } from './protocol.js';
-import { BatchRunner, importOrt, openSession } from './session.js';
+import { BatchRunner } from './batch-runner.js';
+import { loadModel, type ModelGraph } from './model-loader.js';
+import { importOrt, openSession } from './session.js';
 import { DEFAULT_MODEL_PATH, SileroVAD } from './vad.js';
 
 describe('loading the model', () => {
@@ -56,17 +58,24 @@ describe('loading the model', () => {
 });
 
 describe('running consecutive windows in one call', () => {
-  it.each([true, false])(
-    'carries each row state from step to step exactly as one window per call does (native binding: %s)',
-    async (preferNative) => {
+  it.each([
+    [true, 'batched'],
+    [false, 'batched'],
+    [true, 'original'],
+    [false, 'original'],
+  ] as [boolean, ModelGraph][])(
+    'carries each row state from step to step exactly as one window per call does (native binding: %s, %s graph)',
+    async (preferNative, graph) => {
       const ort = await importOrt();
-      const session = await openSession(
+      const model = await loadModel(
         ort,
-        { modelPath: DEFAULT_MODEL_PATH, intraOpThreads: 1, forceCPU: true },
+        { modelPath: DEFAULT_MODEL_PATH, graph, intraOpThreads: 1, forceCPU: true },
         { preferNative },
       );
-      expect(session.kind).toBe(preferNative ? 'native' : 'api');
-      const runner = new BatchRunner(ort, session, 4);
+      expect(model.rates[16000].session.kind).toBe(preferNative ? 'native' : 'api');
+      expect(model.rates[16000].graph).toBe(graph);
+      expect(model.rates[8000].graph).toBe(graph);
+      const runner = new BatchRunner(ort, model, 4);
       const batch = 3;
       const row = WINDOW_16K + CONTEXT_16K;
       const steps = 5; // odd and even step counts end in different state buffers
@@ -91,27 +100,30 @@ describe('running consecutive windows in one call', () => {
     },
   );
 
-  it('gives bit-identical results through the native binding and the public API', async () => {
-    const ort = await importOrt();
-    const settings = { modelPath: DEFAULT_MODEL_PATH, intraOpThreads: 1, forceCPU: true };
-    const runners = [
-      new BatchRunner(ort, await openSession(ort, settings, { preferNative: true }), 8),
-      new BatchRunner(ort, await openSession(ort, settings, { preferNative: false }), 8),
-    ];
-    const views = runners.map(() => batchViews(new ArrayBuffer(floatsFor(8) * 4), 8));
-    try {
-      for (const v of views) {
-        for (let i = 0; i < v.input.length; i++)
-          v.input[i] = Math.sin(i / 11) * 0.4 * ((i >> 12) % 3 === 0 ? 1 : 0.1);
-        v.state.fill(0);
+  it.each(['batched', 'original'] as ModelGraph[])(
+    'gives bit-identical results through the native binding and the public API (%s graph)',
+    async (graph) => {
+      const ort = await importOrt();
+      const settings = { modelPath: DEFAULT_MODEL_PATH, graph, intraOpThreads: 1, forceCPU: true };
+      const runners = [
+        new BatchRunner(ort, await loadModel(ort, settings, { preferNative: true }), 8),
+        new BatchRunner(ort, await loadModel(ort, settings, { preferNative: false }), 8),
+      ];
+      const views = runners.map(() => batchViews(new ArrayBuffer(floatsFor(8) * 4), 8));
+      try {
+        for (const v of views) {
+          for (let i = 0; i < v.input.length; i++)
+            v.input[i] = Math.sin(i / 11) * 0.4 * ((i >> 12) % 3 === 0 ? 1 : 0.1);
+          v.state.fill(0);
+        }
+        for (const [i, runner] of runners.entries()) await runner.run(views[i]!, 8, 6, 16000);
+        expect(Array.from(views[0]!.output)).toEqual(Array.from(views[1]!.output));
+        expect(Array.from(views[0]!.state)).toEqual(Array.from(views[1]!.state));
+      } finally {
+        await Promise.all(runners.map((r) => r.release()));
       }
-      for (const [i, runner] of runners.entries()) await runner.run(views[i]!, 8, 6, 16000);
-      expect(Array.from(views[0]!.output)).toEqual(Array.from(views[1]!.output));
-      expect(Array.from(views[0]!.state)).toEqual(Array.from(views[1]!.state));
-    } finally {
-      await Promise.all(runners.map((r) => r.release()));
-    }
-  });
+    },
+  );
 
   it('reports a corrupt file with its path whichever path is preferred', async () => {
     // The native attempt fails quietly and the public API then produces the message users see.
@@ -122,7 +134,7 @@ describe('running consecutive windows in one call', () => {
       writeFileSync(path, Buffer.alloc(1024, 1));
       for (const preferNative of [true, false]) {
         await expect(
-          openSession(ort, { modelPath: path, intraOpThreads: 1, forceCPU: true }, { preferNative }),
+          openSession(ort, { kind: 'file', path }, { intraOpThreads: 1, forceCPU: true }, { preferNative }),
         ).rejects.toThrow(/could not be loaded/);
       }
     } finally {

@@ -1,4 +1,5 @@
 import { type ExecutorSettings, type InferenceExecutor, InlineExecutor, WorkerExecutor } from './executor.js';
+import type { GraphReport } from './model-loader.js';
 import { contextSize, type ModelSampleRate, maxStepsFor, STATE_WIDTH, windowSize } from './protocol.js';
 
 /**
@@ -107,6 +108,7 @@ export class InferencePool {
   private closed = false;
   private readonly dispatchBound = () => this.dispatch();
   private timerDeadline = Number.POSITIVE_INFINITY;
+  private graphReport!: GraphReport;
   private readonly onTimer = () => {
     this.timer = undefined;
     this.timerDeadline = Number.POSITIVE_INFINITY;
@@ -133,7 +135,13 @@ export class InferencePool {
     for (const result of executors) {
       pool.addSlot((result as PromiseFulfilledResult<InferenceExecutor>).value);
     }
+    pool.graphReport = (executors[0] as PromiseFulfilledResult<InferenceExecutor>).value.graphs;
     return pool;
+  }
+
+  /** Which graph runs at each rate: every executor opens the same file the same way. */
+  get graphs(): GraphReport {
+    return this.graphReport;
   }
 
   /** The stream accepts audio: the batcher waits for its windows before the deadline. */

@@ -1,3 +1,5 @@
+import type { GraphReport, ModelGraph } from './model-loader.js';
+
 /**
  * Layout of the memory a pool shares with one inference worker. Windows, recurrent states and
  * probabilities travel through a SharedArrayBuffer and the two sides signal with Atomics, so a batch
@@ -97,6 +99,7 @@ export function batchViews(buffer: ArrayBufferLike, maxBatch: number): BatchView
 /** What the pool hands a worker at start. */
 export interface WorkerInit {
   modelPath: string;
+  graph: ModelGraph;
   maxBatch: number;
   intraOpThreads: number;
   forceCPU: boolean;
@@ -107,4 +110,4 @@ export interface WorkerInit {
   errorText: SharedArrayBuffer;
 }
 
-export type WorkerReply = { type: 'ready' } | { type: 'load-error'; message: string };
+export type WorkerReply = { type: 'ready'; graphs: GraphReport } | { type: 'load-error'; message: string };

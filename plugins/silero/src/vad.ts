@@ -1,15 +1,15 @@
 import { stat } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import type { VAD, VADCapabilities } from '@voxwire/agents';
 import { SileroModelError } from './errors.js';
 import { defaultWorkerUrl } from './executor.js';
 import { type ResolvedOptions, resolveOptions, type SileroVADOptions } from './options.js';
 import { createExecutorFactory, type ExecutorFactory, InferencePool, type PoolSettings } from './pool.js';
+import { defaultModelPath } from './model-loader.js';
 import { messageOf } from './session.js';
 import { publicStream, type SileroVADStream, StreamCore } from './stream.js';
 
-/** The model shipped in this package: `model/` sits beside both `src/` and `dist/`. */
-export const DEFAULT_MODEL_PATH = fileURLToPath(new URL('../model/silero_vad.onnx', import.meta.url));
+/** The model shipped in this package. */
+export const DEFAULT_MODEL_PATH = defaultModelPath();
 
 interface PoolEntry {
   pool: Promise<InferencePool>;
@@ -42,6 +42,11 @@ export class SileroVAD implements VAD {
   readonly minSpeechDurationMs: number;
   /** Where inference runs for this instance. */
   readonly inference: 'workers' | 'main-thread';
+  /**
+   * The graph that runs at this instance's `sampleRate`: `original` when asked for, or when the batched
+   * rebuild did not match this model file (a warning then says why).
+   */
+  readonly modelGraph: 'batched' | 'original';
   private closed = false;
   private readonly streams = new Set<SileroVADStream>();
 
@@ -59,6 +64,7 @@ export class SileroVAD implements VAD {
     this.minSilenceDurationMs = options.minSilenceDurationMs;
     this.minSpeechDurationMs = options.minSpeechDurationMs;
     this.inference = inference;
+    this.modelGraph = pool.graphs[options.sampleRate].graph;
   }
 
   /**
@@ -102,6 +108,7 @@ async function openVAD(
   if (checkFile) await checkModelFile(options.modelPath);
   const settings: PoolSettings = {
     modelPath: options.modelPath,
+    graph: options.modelGraph,
     intraOpThreads: options.threads,
     forceCPU: options.forceCPU,
     maxBatch: options.maxBatchSize,
@@ -121,7 +128,9 @@ async function openVAD(
   }
   entry.users++;
   try {
-    return construct(options, await entry.pool, key, mode);
+    const pool = await entry.pool;
+    warnOnFallback(options, pool);
+    return construct(options, pool, key, mode);
   } catch (error) {
     entry.users--;
     throw error;
@@ -155,6 +164,19 @@ function chooseInference(options: ResolvedOptions): { mode: 'workers' | 'main-th
     );
   }
   return { mode: 'main-thread' };
+}
+
+const warnedFallback = new Set<string>();
+
+function warnOnFallback(options: ResolvedOptions, pool: InferencePool): void {
+  const { fallbackReason } = pool.graphs[options.sampleRate];
+  const key = `${options.modelPath}@${options.sampleRate}`;
+  if (options.modelGraph !== 'batched' || fallbackReason === undefined || warnedFallback.has(key)) return;
+  warnedFallback.add(key);
+  process.emitWarning(
+    `Silero VAD runs the model file's own graph at ${options.sampleRate} Hz (slower with many streams): the batched graph was not used because ${fallbackReason}`,
+    { code: 'VOXWIRE_SILERO_GRAPH' },
+  );
 }
 
 async function checkModelFile(path: string): Promise<void> {

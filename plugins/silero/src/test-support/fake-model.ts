@@ -37,6 +37,7 @@ export class FakeModel {
     const views = batchViews(new ArrayBuffer(floatsFor(settings.maxBatch) * 4), settings.maxBatch);
     return {
       views,
+      graphs: { 16000: { graph: 'original' }, 8000: { graph: 'original' } },
       run: async (batch, steps, rate) => {
         const index = this.calls.length;
         const context = contextSize(rate);
