@@ -44,6 +44,7 @@ const windowsFor = (streams: number, seconds: number) => streams * Math.floor((s
 describe('benchmark cases', () => {
   it.each([
     ['raw1', 1, 'batch'],
+    ['raw1Batched', 1, 'batch'],
     ['rawBatch', 3, 'batch'],
     ['rawSplit', 3, 'batch'],
     ['voxwire', 3, 'batch'],

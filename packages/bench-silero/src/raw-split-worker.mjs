@@ -2,8 +2,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openRaw, runGroup } from './raw.mjs';
 
-const raw = await openRaw();
-const { audios, windows, warmWindows } = workerData;
+const { audios, windows, warmWindows, graph } = workerData;
+const raw = await openRaw(graph);
 await runGroup(raw, audios, warmWindows);
 parentPort.postMessage('ready');
 parentPort.once('message', async () => {
