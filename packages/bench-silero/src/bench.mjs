@@ -52,7 +52,12 @@ const livekitAvailable = (() => {
 const plan = [];
 for (const n of STREAMS) {
   if (n === 1) plan.push({ impl: 'raw1', streams: n, mode: 'batch', seconds: batchSeconds(n) });
-  plan.push({ impl: n === 1 ? 'raw1Batched' : 'rawBatch', streams: n, mode: 'batch', seconds: batchSeconds(n) });
+  plan.push({
+    impl: n === 1 ? 'raw1Batched' : 'rawBatch',
+    streams: n,
+    mode: 'batch',
+    seconds: batchSeconds(n),
+  });
   if (n > 1) plan.push({ impl: 'rawSplit', streams: n, mode: 'batch', seconds: batchSeconds(n) });
   plan.push({ impl: 'voxwire', streams: n, mode: 'batch', seconds: batchSeconds(n) });
   if (baseline) plan.push({ impl: 'baseline', streams: n, mode: 'batch', seconds: batchSeconds(n) });
