@@ -29,7 +29,9 @@ const MODES = option('--modes', 'batch,paced').split(',');
 // Long enough that the start and the tail of a run (streams starting and finishing, the last JIT
 // compilation) weigh little beside the steady state: at 32 streams a 15 s run read about 0.4 ms per
 // stream dearer than a 60 s one (src/threads-diag.mjs).
-const batchSeconds = (n) => (quick ? 0.25 : 1) * (n === 1 ? 60 : n === 32 ? 40 : 16);
+// One stream analyses 5 minutes of audio, still under two seconds of CPU: ten one-minute runs of raw1Batched
+// in one bench run ranged from 3.9 to 6.1 ms, too wide to compare implementations 10% apart.
+const batchSeconds = (n) => (quick ? 0.25 : 1) * (n === 1 ? 300 : n === 32 ? 40 : 16);
 const pacedSeconds = quick ? 4 : 12;
 
 const { source } = benchAudio(); // makes the espeak-ng files once, before any child needs them
