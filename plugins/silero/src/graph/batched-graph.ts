@@ -77,7 +77,10 @@ function framesOf(network: SileroNetwork, inputLength: number): number {
   return (inputLength + network.reflectPadding - frameLength) / network.stftStride + 1;
 }
 
-/** |STFT| of each row: [batch, frames, bins]. */
+/**
+ * |STFT| of each row: [batch, frames, bins]. Frames overlap by whole hops, so after the reflect padding
+ * the row is viewed as hops and one Gather puts each frame's hops side by side (copies of whole hops).
+ */
 function spectrum(g: OnnxGraphBuilder, network: SileroNetwork, input: string, inputLength: number): string {
   const { stftBasis: basis, stftStride: stride, reflectPadding: pad } = network;
   const outputs = basis.dims[0] as number;
@@ -86,31 +89,16 @@ function spectrum(g: OnnxGraphBuilder, network: SileroNetwork, input: string, in
   if (frameLength % stride !== 0 || padded % stride !== 0 || pad < 1 || pad > inputLength - 2) {
     throw new Error(`STFT frames of ${frameLength} every ${stride} over ${padded} samples do not tile`);
   }
-  // Reflection excludes the edge sample: padded[n + j] = x[n - 2 - j].
-  const reflected = g.node('Slice', [
-    input,
-    g.ints('reflect_start', [inputLength - 2]),
-    g.ints('reflect_end', [inputLength - 2 - pad]),
-    g.ints('reflect_axis', [1]),
-    g.ints('reflect_step', [-1]),
-  ]);
-  const full = g.node('Concat', [input, reflected], { axis: 1 });
-  // Frames overlap by whole hops: view the row as hops and put `frameLength / stride` neighbours side by side.
+  const full = g.node('Pad', [input, g.ints('reflect_pads', [0, 0, 0, pad])], { mode: 'reflect' });
   const hops = g.node('Reshape', [full, g.ints('hops_shape', [0, padded / stride, stride])]);
   const frames = framesOf(network, inputLength);
   const parts = frameLength / stride;
-  const pieces: string[] = [];
-  for (let p = 0; p < parts; p++) {
-    pieces.push(
-      g.node('Slice', [
-        hops,
-        g.ints(`frame_start_${p}`, [p]),
-        g.ints(`frame_end_${p}`, [p + frames]),
-        g.ints(`frame_axis_${p}`, [1]),
-      ]),
-    );
-  }
-  const framed = pieces.length > 1 ? g.node('Concat', pieces, { axis: 2 }) : (pieces[0] as string);
+  const hopIndices: number[] = [];
+  for (let f = 0; f < frames; f++) for (let p = 0; p < parts; p++) hopIndices.push(f + p);
+  const framed = g.node('Reshape', [
+    g.node('Gather', [hops, g.intsShaped('frame_hops', [frames, parts], hopIndices)], { axis: 1 }),
+    g.ints('frames_shape', [0, frames, frameLength]),
+  ]);
   const basisT = transpose2d(basis.data, outputs, frameLength);
   const complex = g.node('MatMul', [framed, g.floats('stft_basis', [frameLength, outputs], basisT)]);
   const bins = outputs / 2;
@@ -127,8 +115,9 @@ function spectrum(g: OnnxGraphBuilder, network: SileroNetwork, input: string, in
 }
 
 /**
- * A 1-D convolution (+ ReLU) over `[batch, time, channels]` as one matrix product. Taps that only ever
- * read padding are dropped, and the zero padding is materialized only when a kept tap reads it.
+ * A 1-D convolution (+ ReLU) over `[batch, time, channels]` as one matrix product: one Gather lays each
+ * output step's input taps side by side (im2col). Taps that only ever read padding are dropped, and the
+ * zero padding is materialized only when a kept tap reads it.
  */
 function convolution(
   g: OnnxGraphBuilder,
@@ -142,35 +131,29 @@ function convolution(
   const outTime = Math.floor((time + 2 * padding - kernel) / stride) + 1;
   if (outTime < 1) throw new Error(`${name}: no output for ${time} time steps`);
   const reads = (tap: number, t: number) => t * stride + tap - padding;
+  const inside = (at: number) => at >= 0 && at < time;
   const taps: number[] = [];
-  let readsPadding = false;
   for (let tap = 0; tap < kernel; tap++) {
-    let inside = false;
-    for (let t = 0; t < outTime; t++) {
-      const at = reads(tap, t);
-      if (at >= 0 && at < time) inside = true;
-      else readsPadding = true;
-    }
-    if (inside) taps.push(tap);
+    if (Array.from({ length: outTime }, (_, t) => reads(tap, t)).some(inside)) taps.push(tap);
   }
+  const readsPadding = taps.some((tap) =>
+    Array.from({ length: outTime }, (_, t) => reads(tap, t)).some((at) => !inside(at)),
+  );
   const source = readsPadding
     ? g.node('Pad', [x, g.ints(`${name}_pads`, [0, padding, 0, 0, padding, 0])])
     : x;
   const shift = readsPadding ? padding : 0;
-  const sourceTime = readsPadding ? time + 2 * padding : time;
-  const columns = taps.map((tap) => {
-    const start = reads(tap, 0) + shift;
-    const end = start + stride * (outTime - 1) + 1;
-    if (start === 0 && end === sourceTime && stride === 1) return source;
-    return g.node('Slice', [
-      source,
-      g.ints(`${name}_tap${tap}_start`, [start]),
-      g.ints(`${name}_tap${tap}_end`, [end]),
-      g.ints(`${name}_tap${tap}_axis`, [1]),
-      g.ints(`${name}_tap${tap}_step`, [stride]),
-    ]);
-  });
-  const im2col = columns.length > 1 ? g.node('Concat', columns, { axis: 2 }) : (columns[0] as string);
+  const positions: number[] = [];
+  for (let t = 0; t < outTime; t++) for (const tap of taps) positions.push(reads(tap, t) + shift);
+  const identity = taps.length === 1 && outTime === time && positions.every((at, t) => at === t);
+  const im2col = identity
+    ? source
+    : g.node('Reshape', [
+        g.node('Gather', [source, g.intsShaped(`${name}_taps`, [outTime, taps.length], positions)], {
+          axis: 1,
+        }),
+        g.ints(`${name}_columns`, [0, outTime, taps.length * inChannels]),
+      ]);
   const weight = new Float32Array(taps.length * inChannels * outChannels);
   taps.forEach((tap, j) => {
     for (let c = 0; c < inChannels; c++) {

@@ -1,6 +1,6 @@
 /**
  * Writes a small ONNX model (opset 16, default domain): float32 inputs and outputs, float32 and int64
- * initializers, nodes with integer attributes. Just what the batched Silero graph needs.
+ * initializers, nodes with integer and string attributes. Just what the batched Silero graph needs.
  */
 import { ProtobufWriter } from './protobuf.js';
 
@@ -9,6 +9,7 @@ const OPSET = 16;
 const TENSOR_FLOAT = 1;
 const TENSOR_INT64 = 7;
 const ATTRIBUTE_INT = 2;
+const ATTRIBUTE_STRING = 3;
 const ATTRIBUTE_INTS = 7;
 
 /** A dimension: a fixed size or a symbolic name (e.g. `batch`). */
@@ -43,13 +44,18 @@ export class OnnxGraphBuilder {
   }
 
   ints(name: string, values: readonly number[]): string {
+    return this.intsShaped(name, [values.length], values);
+  }
+
+  /** An int64 initializer of any shape (e.g. Gather indices). */
+  intsShaped(name: string, dims: readonly number[], values: readonly number[]): string {
     this.claim(name);
     const raw = new Uint8Array(values.length * 8);
     const view = new DataView(raw.buffer);
     values.forEach((value, i) => {
       view.setBigInt64(i * 8, BigInt(value), true);
     });
-    this.initializers.push(tensor(name, [values.length], TENSOR_INT64, raw));
+    this.initializers.push(tensor(name, dims, TENSOR_INT64, raw));
     return name;
   }
 
@@ -60,7 +66,7 @@ export class OnnxGraphBuilder {
   node(
     opType: string,
     inputs: readonly string[],
-    attributes: Record<string, number | readonly number[]> = {},
+    attributes: Record<string, number | string | readonly number[]> = {},
     outputs?: readonly string[],
   ): string {
     const id = `${opType}_${this.nodeCount++}`;
@@ -73,6 +79,7 @@ export class OnnxGraphBuilder {
     for (const [name, value] of Object.entries(attributes)) {
       const attribute = new ProtobufWriter().string(1, name);
       if (typeof value === 'number') attribute.int(3, value).int(20, ATTRIBUTE_INT);
+      else if (typeof value === 'string') attribute.string(4, value).int(20, ATTRIBUTE_STRING);
       else attribute.packedInts(8, value).int(20, ATTRIBUTE_INTS);
       node.message(5, attribute);
     }
