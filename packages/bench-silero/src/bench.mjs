@@ -224,7 +224,7 @@ console.log(
     "(raw1) and on the plugin's batched graph (raw1Batched); on the batched graph, all the streams in one\n" +
     'call (rawBatch, one core), or the streams split evenly over one thread per core, each share one call\n' +
     '(rawSplit: the floor for using every core). Paced rows compare with the live floor in the same\n' +
-    'column: raw onnxruntime batching complete windows as the plugin does (16 ms at most), on one thread,\n' +
+    'column: raw onnxruntime batching complete windows as the plugin does (32 ms at most), on one thread,\n' +
     'batched graph (rawPacedBatched; raw1 for one stream). Every case first analyses 3 s of audio per\n' +
     'stream, so the figures are steady-state costs.',
 );

@@ -18,7 +18,7 @@ const PHASES = 10; // paced streams are spread over 10 phases, 2 ms apart, as ca
  */
 const WARM_WINDOWS = 94; // 3 s
 /** The plugin's default maxBatchDelayMs, for the batched live floor. */
-const BATCH_DELAY_MS = Number(process.env.VOXWIRE_BATCH_DELAY_MS ?? 16);
+const BATCH_DELAY_MS = Number(process.env.VOXWIRE_BATCH_DELAY_MS ?? 32);
 
 const clip = benchAudio().samples;
 // Half a window more than the round length: LiveKit's plugin holds back a window until more audio

@@ -35,7 +35,9 @@ export interface SileroVADOptions {
    * Longest a live window waits for other streams' windows to share its inference call, in ms: the
    * latency paid for cheaper inference with many streams. A batch leaves earlier when it is full, when
    * every active stream has a window waiting (always so with one stream) or when streams have a backlog.
-   * Default 16 ms.
+   * Default 32 ms, one window: live streams sending equal frames finish their windows in step, so a
+   * round of windows spans up to one frame period (20 ms for the usual 20 ms frames), and a delay that
+   * covers it puts each stream's window in one shared call instead of splitting the round in two.
    */
   maxBatchDelayMs?: number;
   /** Unanalysed audio a stream holds before it drops the oldest (reported as an error). Default 30 000 ms. */
@@ -70,7 +72,7 @@ export function resolveOptions(options: SileroVADOptions, defaultModelPath: stri
     workers: options.workers ?? Math.max(1, Math.min(4, availableParallelism())),
     inference: options.inference ?? 'auto',
     maxBatchSize: options.maxBatchSize ?? 64,
-    maxBatchDelayMs: options.maxBatchDelayMs ?? 16,
+    maxBatchDelayMs: options.maxBatchDelayMs ?? 32,
     maxBacklogMs: options.maxBacklogMs ?? 30_000,
     modelPath: options.modelPath ?? defaultModelPath,
     modelGraph: options.modelGraph ?? 'batched',
