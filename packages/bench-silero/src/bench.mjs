@@ -225,8 +225,8 @@ console.log(
     'call (rawBatch, one core), or the streams split evenly over one thread per core, each share one call\n' +
     '(rawSplit: the floor for using every core). Paced rows compare with the live floor in the same\n' +
     'column: raw onnxruntime batching complete windows as the plugin does (32 ms at most), on one thread,\n' +
-    'batched graph (rawPacedBatched; raw1 for one stream). Every case first analyses 3 s of audio per\n' +
-    'stream, so the figures are steady-state costs.',
+    'batched graph (rawPacedBatched; raw1 for one stream). Every case first analyses at least 3 s of audio\n' +
+    'per stream and 3,000 windows in all, so the figures are steady-state costs.',
 );
 
 const v1 = row('batch', 'voxwire', 1)?.perStream;

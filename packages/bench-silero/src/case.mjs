@@ -11,12 +11,6 @@ const streams = Number(streamsArg);
 const seconds = Number(secondsArg);
 const FRAME = 320; // 20 ms
 const PHASES = 10; // paced streams are spread over 10 phases, 2 ms apart, as calls from many rooms would be
-/**
- * Every implementation analyses this much audio per stream, through the same batch shapes it is then
- * measured on, before the measurement: the figures are steady-state costs, not JIT compilation or the
- * first runs of a new input shape.
- */
-const WARM_WINDOWS = 94; // 3 s
 /** The plugin's default maxBatchDelayMs, for the batched live floor. */
 const BATCH_DELAY_MS = Number(process.env.VOXWIRE_BATCH_DELAY_MS ?? 32);
 
@@ -27,6 +21,13 @@ const audios = Array.from({ length: streams }, (_, i) =>
   loopAudio(clip, seconds + WINDOW / 2 / RATE, (i * 7919 * 13) % clip.length),
 );
 const windowsPerStream = Math.floor(audios[0].length / WINDOW);
+/**
+ * Every implementation analyses this many windows per stream, through the same batch shapes it is then
+ * measured on, before the measurement: the figures are steady-state costs, not JIT compilation or the
+ * first runs of a new input shape. At least 3 s per stream and 3,000 windows in all: one stream's
+ * 94 windows left its hottest functions to be optimized during the measurement.
+ */
+const WARM_WINDOWS = Math.min(windowsPerStream, Math.max(94, Math.ceil(3000 / streams)));
 
 function cpuMs(since) {
   const u = process.cpuUsage(since);
