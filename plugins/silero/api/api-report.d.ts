@@ -71,7 +71,9 @@ interface SileroVADOptions {
      * Longest a live window waits for other streams' windows to share its inference call, in ms: the
      * latency paid for cheaper inference with many streams. A batch leaves earlier when it is full, when
      * every active stream has a window waiting (always so with one stream) or when streams have a backlog.
-     * Default 16 ms.
+     * Default 32 ms, one window: live streams sending equal frames finish their windows in step, so a
+     * round of windows spans up to one frame period (20 ms for the usual 20 ms frames), and a delay that
+     * covers it puts each stream's window in one shared call instead of splitting the round in two.
      */
     maxBatchDelayMs?: number;
     /** Unanalysed audio a stream holds before it drops the oldest (reported as an error). Default 30 000 ms. */
