@@ -121,6 +121,17 @@ setTimeout(() => process.exit(0), 30);
     await expect(promisify(execFile)(process.execPath, [script], { timeout: 20_000 })).resolves.toBeDefined();
   });
 
+  it('starts its workers from code run with node --input-type=module -e', async () => {
+    const code = `const { SileroVAD } = await import(${JSON.stringify(built.indexUrl.href)});
+const vad = await SileroVAD.load();
+console.log(vad.inference, vad.modelGraph);
+await vad.close();`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', code], {
+      timeout: 20_000,
+    });
+    expect(stdout.trim()).toBe('workers batched');
+  });
+
   it('finds its worker next to the built bundle and does not keep an idle process alive', async () => {
     const script = join(built.root, 'main.mjs');
     writeFileSync(
