@@ -1,11 +1,14 @@
 // Raw onnxruntime cost of one window (one row) in the model file's own graph and in the plugin's
-// batched graph, at several batch sizes, calls back to back on one thread. The two graphs alternate
-// within each round, so machine load hits both alike; the median of the rounds is printed.
-// `node src/graph-cost.mjs [rounds]` (the plugin must be built).
+// batched graph, at several batch sizes, on one thread. The two graphs alternate within each round, so
+// machine load hits both alike; the median of the rounds is printed.
+// `node src/graph-cost.mjs [rounds] [idleMs]` (the plugin must be built). With idleMs, the thread sleeps
+// that long before every call and only the calls' own CPU is counted: what a live batch costs once its
+// weights have gone cold, without the wake-up.
 import { batchedGraphBytes, CONTEXT, openRaw, WINDOW } from './raw.mjs';
 
 const rounds = Number(process.argv[2] ?? 3);
-const ROWS_PER_CASE = 6000;
+const idleMs = Number(process.argv[3] ?? 0);
+const ROWS_PER_CASE = idleMs > 0 ? 1000 : 6000;
 const graphs = { file: await openRaw(), batched: await openRaw(await batchedGraphBytes()) };
 
 async function microsPerRow({ ort, session, extra }, batch) {
@@ -18,14 +21,27 @@ async function microsPerRow({ ort, session, extra }, batch) {
   };
   for (let i = 0; i < 20; i++) await session.run(feeds);
   const calls = Math.ceil(ROWS_PER_CASE / batch);
-  const start = process.cpuUsage();
-  for (let i = 0; i < calls; i++) await session.run(feeds);
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / (calls * batch);
+  if (idleMs === 0) {
+    const start = process.cpuUsage();
+    for (let i = 0; i < calls; i++) await session.run(feeds);
+    const used = process.cpuUsage(start);
+    return (used.user + used.system) / (calls * batch);
+  }
+  let micros = 0;
+  for (let i = 0; i < calls; i++) {
+    await new Promise((resolve) => setTimeout(resolve, idleMs));
+    const start = process.cpuUsage();
+    await session.run(feeds);
+    const used = process.cpuUsage(start);
+    micros += used.user + used.system;
+  }
+  return micros / (calls * batch);
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-console.log('µs of CPU per window (row), calls back to back, public API, 1 intra-op thread');
+console.log(
+  `µs of CPU per window (row), ${idleMs > 0 ? `${idleMs} ms of idling before each call` : 'calls back to back'}, public API, 1 intra-op thread`,
+);
 console.log('batch   file graph   batched graph   batched / file');
 for (const batch of [1, 8, 16, 32, 64]) {
   const runs = { file: [], batched: [] };
