@@ -4,14 +4,14 @@
  *
  * The exported file runs its 1-D convolutions as onnxruntime `Conv` nodes, which compute each batch row
  * on its own with a tiny matrix (the STFT's has 4 columns), and wraps the network in `If` nodes and shape
- * arithmetic that cost a kernel launch each per call. Here the audio is cut into frames with slices and
+ * arithmetic that cost a kernel launch each per call. Here the audio is cut into frames by a Gather and
  * every convolution becomes one im2col matrix product of `batch x time` rows, so batching pays: at 16 to
  * 32 rows per call a window costs about a third of what it costs in the file's own graph. Same weights,
  * same operations; results differ only by float rounding (about 1e-6 in the probability), which
- * `verifyBatchedGraph` checks against the file's graph when it is loaded.
+ * `compareGraphs` (verify-graph.ts) checks against the file's graph when it is loaded.
  *
- * Layout inside: time-major `[batch, time, channels]`, so a convolution's taps are slices along time
- * and its input channels are the contiguous last axis of the matrix product.
+ * Layout inside: time-major `[batch, time, channels]`, so a convolution's taps are time positions
+ * gathered side by side and its input channels are the contiguous last axis of the matrix product.
  */
 import { contextSize, STATE_WIDTH, windowSize } from '../protocol.js';
 import { OnnxGraphBuilder } from './onnx-builder.js';
