@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { SileroModelError } from './errors.js';
 import { buildBatchedGraph } from './graph/batched-graph.js';
 import { readSileroNetworks } from './graph/silero-weights.js';
+import { checkModelFile } from './model-file.js';
 import { defaultModelPath } from './model-loader.js';
 import type { ModelSampleRate } from './protocol.js';
 import { messageOf } from './session.js';
@@ -16,11 +17,12 @@ export async function buildBatchedModel(
 ): Promise<Uint8Array> {
   const path = options.modelPath ?? defaultModelPath();
   const rate = options.sampleRate ?? 16000;
+  await checkModelFile(path);
   let bytes: Uint8Array;
   try {
     bytes = await readFile(path);
   } catch (error) {
-    throw new SileroModelError(`Silero VAD model not found at ${path}: ${messageOf(error)}`, path, {
+    throw new SileroModelError(`Silero VAD model at ${path} could not be read: ${messageOf(error)}`, path, {
       cause: error,
     });
   }

@@ -1,7 +1,7 @@
-import { stat } from 'node:fs/promises';
 import type { VAD, VADCapabilities } from '@voxwire/agents';
 import { SileroModelError } from './errors.js';
 import { defaultWorkerUrl } from './executor.js';
+import { checkModelFile } from './model-file.js';
 import { type ResolvedOptions, resolveOptions, type SileroVADOptions } from './options.js';
 import { createExecutorFactory, type ExecutorFactory, InferencePool, type PoolSettings } from './pool.js';
 import { defaultModelPath } from './model-loader.js';
@@ -177,20 +177,4 @@ function warnOnFallback(options: ResolvedOptions, pool: InferencePool): void {
     `Silero VAD runs the model file's own graph at ${options.sampleRate} Hz (slower with many streams): the batched graph was not used because ${fallbackReason}`,
     { code: 'VOXWIRE_SILERO_GRAPH' },
   );
-}
-
-async function checkModelFile(path: string): Promise<void> {
-  let size: number;
-  try {
-    const info = await stat(path);
-    if (!info.isFile()) throw new Error('not a file');
-    size = info.size;
-  } catch (error) {
-    throw new SileroModelError(`Silero VAD model not found at ${path}: ${messageOf(error)}`, path, {
-      cause: error,
-    });
-  }
-  if (size < 1024) {
-    throw new SileroModelError(`Silero VAD model at ${path} is corrupt: only ${size} bytes`, path);
-  }
 }
