@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../log/logger.js';
 import { realClock } from '../time/clock.js';
-import { Agent } from '../voice/agent.js';
-import { AgentSession } from '../voice/agent-session.js';
-import { NullAudioOutput } from '../voice/io.js';
+import { Agent } from '../voice/agent/agent.js';
+import { AgentSession } from '../voice/session/agent-session.js';
+import { NullAudioOutput } from '../voice/io/audio-io.js';
 import { agentDefinitionFromModule, defineAgent, isAgentDefinition } from './agent-definition.js';
 import { Job, type JobNotice, type JobTransport, prewarmAgent } from './job-context.js';
 

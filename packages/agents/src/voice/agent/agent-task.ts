@@ -1,6 +1,6 @@
-import { SessionClosedError, VoxwireError } from '../errors.js';
+import { SessionClosedError, VoxwireError } from '../../errors.js';
 import { Agent, type AgentOptions } from './agent.js';
-import { currentRunScope } from './run-scope.js';
+import { currentRunScope } from '../tools/run-scope.js';
 
 /** The task was awaited outside a session (no tool or agent hook is running). */
 export class TaskContextError extends VoxwireError {

@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
-import { VoxwireError } from '../errors.js';
-import type { InterruptReason, SpeechOutcome } from './trace.js';
+import { VoxwireError } from '../../errors.js';
+import type { InterruptReason, SpeechOutcome } from '../session/trace.js';
 
 export const SpeechPriority = {
   low: 0,

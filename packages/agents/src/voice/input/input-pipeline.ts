@@ -1,14 +1,14 @@
 import { setMaxListeners } from 'node:events';
-import { AudioFrame } from '../audio/audio-frame.js';
-import { isAbortError } from '../errors.js';
-import type { STT, STTEvent, STTStream } from '../providers/stt.js';
-import type { VAD, VADEvent, VADStream } from '../providers/vad.js';
-import type { Clock } from '../time/clock.js';
-import type { AudioInput } from './io.js';
-import type { ErrorSource } from './session-events.js';
+import { AudioFrame } from '../../audio/audio-frame.js';
+import { isAbortError } from '../../errors.js';
+import type { STT, STTEvent, STTStream } from '../../providers/stt.js';
+import type { VAD, VADEvent, VADStream } from '../../providers/vad.js';
+import type { Clock } from '../../time/clock.js';
+import type { AudioInput } from '../io/audio-io.js';
+import type { ErrorSource } from '../session/session-events.js';
 import { openSttStream } from './stt-stream.js';
-import { untilAborted } from './abortable.js';
-import type { TraceRecord } from './trace.js';
+import { untilAborted } from '../../utils/abortable.js';
+import type { TraceRecord } from '../session/trace.js';
 
 export interface InputPipelineDeps {
   clock: Clock;

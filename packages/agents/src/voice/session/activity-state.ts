@@ -1,7 +1,7 @@
-import type { Clock, TimerHandle } from '../time/clock.js';
+import type { Clock, TimerHandle } from '../../time/clock.js';
 import type { AgentState } from './session-events.js';
-import type { SpeechHandle } from './speech-handle.js';
-import type { UserState } from './user-turn-tracker.js';
+import type { SpeechHandle } from '../speech/speech-handle.js';
+import type { UserState } from '../turn/user-turn-tracker.js';
 
 export interface ActivityStateDeps {
   clock: Clock;

@@ -1,14 +1,14 @@
-import type { AudioFrame } from '../audio/audio-frame.js';
-import { isAbortError } from '../errors.js';
-import type { TTS, TTSStream } from '../providers/tts.js';
-import type { Clock } from '../time/clock.js';
-import { raceAbort, untilAborted, waitAtMost } from './abortable.js';
-import type { AudioOutput, TextOutput } from './io.js';
+import type { AudioFrame } from '../../audio/audio-frame.js';
+import { isAbortError } from '../../errors.js';
+import type { TTS, TTSStream } from '../../providers/tts.js';
+import type { Clock } from '../../time/clock.js';
+import { raceAbort, untilAborted, waitAtMost } from '../../utils/abortable.js';
+import type { AudioOutput, TextOutput } from '../io/audio-io.js';
 import type { PlayoutGate } from './playout-gate.js';
 import type { SpeechHandle } from './speech-handle.js';
 import { type SpeakingRate, TranscriptSync } from './transcript-sync.js';
-import { tagErrorSource } from './error-source.js';
-import { AudioResampler } from '../audio/resampler.js';
+import { tagErrorSource } from '../session/error-source.js';
+import { AudioResampler } from '../../audio/resampler.js';
 
 export interface PlayoutDeps {
   clock: Clock;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { SessionClosedError } from '../errors.js';
-import { tool } from '../llm/tool.js';
-import { Agent } from './agent.js';
-import { dumpTimeline, historyText, startSession } from './test-support.js';
+import { SessionClosedError } from '../../errors.js';
+import { tool } from '../../llm/tool.js';
+import { Agent } from '../agent/agent.js';
+import { dumpTimeline, historyText, startSession } from '../../test-support/session-harness.js';
 
 describe('AgentSession', () => {
   it('answers a user turn: VAD end, endpointing, LLM, TTS, playout', async () => {

@@ -1,12 +1,12 @@
-import { ChatContext, type ChatMessage } from '../llm/chat-context.js';
-import type { AnyTool } from '../llm/tool.js';
-import type { LLM } from '../providers/llm.js';
-import type { STT } from '../providers/stt.js';
-import type { TTS } from '../providers/tts.js';
-import type { TurnDetector } from '../providers/turn-detector.js';
-import type { VAD } from '../providers/vad.js';
-import { processId } from '../utils/ids.js';
-import type { AgentSession } from './agent-session.js';
+import { ChatContext, type ChatMessage } from '../../llm/chat-context.js';
+import type { AnyTool } from '../../llm/tool.js';
+import type { LLM } from '../../providers/llm.js';
+import type { STT } from '../../providers/stt.js';
+import type { TTS } from '../../providers/tts.js';
+import type { TurnDetector } from '../../providers/turn-detector.js';
+import type { VAD } from '../../providers/vad.js';
+import { processId } from '../../utils/ids.js';
+import type { AgentSession } from '../session/agent-session.js';
 
 export interface AgentOptions {
   instructions: string;

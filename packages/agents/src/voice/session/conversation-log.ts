@@ -1,9 +1,9 @@
-import type { ChatItem, ChatMessage, FunctionCallOutput } from '../llm/chat-context.js';
-import type { Agent } from './agent.js';
+import type { ChatItem, ChatMessage, FunctionCallOutput } from '../../llm/chat-context.js';
+import type { Agent } from '../agent/agent.js';
 import type { AgentSession } from './agent-session.js';
-import type { SpeechHandle } from './speech-handle.js';
-import type { PlayoutResult } from './speech-playout.js';
-import type { ToolCallResult } from './tool-runner.js';
+import type { SpeechHandle } from '../speech/speech-handle.js';
+import type { PlayoutResult } from '../speech/speech-playout.js';
+import type { ToolCallResult } from '../tools/tool-runner.js';
 
 /**
  * Writes the conversation: every item goes to the session's history and the active agent's context, once,

@@ -1,7 +1,7 @@
-import type { ChatItem, FunctionCall, FunctionCallOutput } from '../llm/chat-context.js';
-import type { LLMUsage } from '../providers/llm.js';
-import type { SpeechHandle } from './speech-handle.js';
-import type { UserState } from './user-turn-tracker.js';
+import type { ChatItem, FunctionCall, FunctionCallOutput } from '../../llm/chat-context.js';
+import type { LLMUsage } from '../../providers/llm.js';
+import type { SpeechHandle } from '../speech/speech-handle.js';
+import type { UserState } from '../turn/user-turn-tracker.js';
 
 export type AgentState = 'initializing' | 'idle' | 'listening' | 'thinking' | 'speaking';
 

@@ -1,10 +1,10 @@
-import type { Clock, TimerHandle } from '../time/clock.js';
-import type { AudioOutput } from './io.js';
-import { countWords } from '../adapters/sentence-tokenizer.js';
-import type { TurnHandlingOptions } from './options.js';
-import type { PlayoutGate } from './playout-gate.js';
-import type { SpeechHandle } from './speech-handle.js';
-import type { InterruptReason, TraceRecord } from './trace.js';
+import type { Clock, TimerHandle } from '../../time/clock.js';
+import type { AudioOutput } from '../io/audio-io.js';
+import { countWords } from '../../adapters/sentence-tokenizer.js';
+import type { TurnHandlingOptions } from '../session/options.js';
+import type { PlayoutGate } from '../speech/playout-gate.js';
+import type { SpeechHandle } from '../speech/speech-handle.js';
+import type { InterruptReason, TraceRecord } from '../session/trace.js';
 
 export interface InterruptionPolicyDeps {
   clock: Clock;

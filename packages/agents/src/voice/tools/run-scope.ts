@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { AgentSession } from './agent-session.js';
+import type { AgentSession } from '../session/agent-session.js';
 import type { RunContext } from './run-context.js';
 
 /** What code running on behalf of the session (a tool, an agent hook) can find without being passed it. */

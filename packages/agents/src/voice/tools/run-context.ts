@@ -1,6 +1,6 @@
-import type { FunctionCall } from '../llm/chat-context.js';
-import type { AgentSession } from './agent-session.js';
-import type { SpeechHandle } from './speech-handle.js';
+import type { FunctionCall } from '../../llm/chat-context.js';
+import type { AgentSession } from '../session/agent-session.js';
+import type { SpeechHandle } from '../speech/speech-handle.js';
 
 /**
  * What a tool sees while it runs: the session, the speech it belongs to, the call itself, the user data,

@@ -9,10 +9,10 @@ import { Channel } from '../stream/channel.js';
 import type { Clock } from '../time/clock.js';
 import { VirtualClock } from '../time/virtual-clock.js';
 import { createIdGenerator } from '../utils/ids.js';
-import type { Agent } from './agent.js';
-import { AgentSession, type AgentSessionOptions } from './agent-session.js';
-import { type AudioOutput, NullAudioOutput, type TextOutput } from './io.js';
-import type { TimedTraceRecord } from './trace.js';
+import type { Agent } from '../voice/agent/agent.js';
+import { AgentSession, type AgentSessionOptions } from '../voice/session/agent-session.js';
+import { type AudioOutput, NullAudioOutput, type TextOutput } from '../voice/io/audio-io.js';
+import type { TimedTraceRecord } from '../voice/session/trace.js';
 
 const RATE = 16000;
 const FRAME_MS = 20;

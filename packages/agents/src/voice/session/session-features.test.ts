@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { AudioFrame } from '../audio/audio-frame.js';
-import type { ChatContext, ChatMessage } from '../llm/chat-context.js';
-import { tool } from '../llm/tool.js';
-import { Agent, StopResponse } from './agent.js';
-import { AgentTask } from './agent-task.js';
-import type { STT } from '../providers/stt.js';
-import type { TextOutput } from './io.js';
+import { AudioFrame } from '../../audio/audio-frame.js';
+import type { ChatContext, ChatMessage } from '../../llm/chat-context.js';
+import { tool } from '../../llm/tool.js';
+import { Agent, StopResponse } from '../agent/agent.js';
+import { AgentTask } from '../agent/agent-task.js';
+import type { STT } from '../../providers/stt.js';
+import type { TextOutput } from '../io/audio-io.js';
 import type { SessionMetrics } from './session-events.js';
-import { type Harness, historyText, startSession } from './test-support.js';
+import { type Harness, historyText, startSession } from '../../test-support/session-harness.js';
 
 const LONG =
   'This is a rather long answer that keeps going for several seconds so the user can talk over it.';

@@ -1,11 +1,11 @@
-import { ToolError } from '../errors.js';
-import type { FunctionCall, FunctionCallOutput } from '../llm/chat-context.js';
-import type { AnyTool } from '../llm/tool.js';
-import { Agent } from './agent.js';
+import { ToolError } from '../../errors.js';
+import type { FunctionCall, FunctionCallOutput } from '../../llm/chat-context.js';
+import type { AnyTool } from '../../llm/tool.js';
+import { Agent } from '../agent/agent.js';
 import type { RunContext } from './run-context.js';
-import type { InterruptReason } from './trace.js';
+import type { InterruptReason } from '../session/trace.js';
 import { runInScope } from './run-scope.js';
-import type { AgentSession } from './agent-session.js';
+import type { AgentSession } from '../session/agent-session.js';
 
 export interface ToolCallResult {
   call: FunctionCall;

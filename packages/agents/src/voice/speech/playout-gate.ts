@@ -1,4 +1,4 @@
-import { abortReason, type Clock } from '../time/clock.js';
+import { abortReason, type Clock } from '../../time/clock.js';
 
 /**
  * Holds back the frames of the playing speech while the user talks over an interruptible speech. The

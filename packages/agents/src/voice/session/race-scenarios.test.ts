@@ -1,11 +1,16 @@
 // The two timing races this engine exists to beat, replayed deterministically on virtual time.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { ChatContext, ChatItem } from '../llm/chat-context.js';
-import { tool } from '../llm/tool.js';
-import { Agent } from './agent.js';
-import { AgentTask } from './agent-task.js';
-import { dumpTimeline, historyText, type ScriptedReply, startSession } from './test-support.js';
+import type { ChatContext, ChatItem } from '../../llm/chat-context.js';
+import { tool } from '../../llm/tool.js';
+import { Agent } from '../agent/agent.js';
+import { AgentTask } from '../agent/agent-task.js';
+import {
+  dumpTimeline,
+  historyText,
+  type ScriptedReply,
+  startSession,
+} from '../../test-support/session-harness.js';
 
 function last(chatCtx: ChatContext): ChatItem | undefined {
   return chatCtx.items[chatCtx.items.length - 1];

@@ -1,5 +1,5 @@
-import { TTSStreamAdapter } from '../adapters/tts-stream-adapter.js';
-import type { TTS, TTSStream } from '../providers/tts.js';
+import { TTSStreamAdapter } from '../../adapters/tts-stream-adapter.js';
+import type { TTS, TTSStream } from '../../providers/tts.js';
 
 const adapters = new WeakMap<TTS, TTSStreamAdapter>();
 

@@ -1,8 +1,8 @@
-import { STTStreamAdapter } from '../adapters/stt-stream-adapter.js';
-import { VoxwireError } from '../errors.js';
-import type { STT, STTStream, STTStreamOptions } from '../providers/stt.js';
-import type { Clock } from '../time/clock.js';
-import type { VAD } from '../providers/vad.js';
+import { STTStreamAdapter } from '../../adapters/stt-stream-adapter.js';
+import { VoxwireError } from '../../errors.js';
+import type { STT, STTStream, STTStreamOptions } from '../../providers/stt.js';
+import type { Clock } from '../../time/clock.js';
+import type { VAD } from '../../providers/vad.js';
 
 /** A recognizer that only handles finished utterances was given without a VAD to cut them. */
 export class MissingVADError extends VoxwireError {

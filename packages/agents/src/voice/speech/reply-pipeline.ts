@@ -1,21 +1,21 @@
-import type { AudioFrame } from '../audio/audio-frame.js';
-import { VoxwireError } from '../errors.js';
-import type { ChatContext, FunctionCall, FunctionCallOutput } from '../llm/chat-context.js';
-import type { LLM, LLMUsage, ToolChoice } from '../providers/llm.js';
-import type { TTS } from '../providers/tts.js';
-import { Channel } from '../stream/channel.js';
-import type { Clock } from '../time/clock.js';
-import type { Agent } from './agent.js';
-import { RunContext } from './run-context.js';
-import type { SessionMetrics } from './session-events.js';
+import type { AudioFrame } from '../../audio/audio-frame.js';
+import { VoxwireError } from '../../errors.js';
+import type { ChatContext, FunctionCall, FunctionCallOutput } from '../../llm/chat-context.js';
+import type { LLM, LLMUsage, ToolChoice } from '../../providers/llm.js';
+import type { TTS } from '../../providers/tts.js';
+import { Channel } from '../../stream/channel.js';
+import type { Clock } from '../../time/clock.js';
+import type { Agent } from '../agent/agent.js';
+import { RunContext } from '../tools/run-context.js';
+import type { SessionMetrics } from '../session/session-events.js';
 import type { SpeechHandle } from './speech-handle.js';
 import { type PlayoutDeps, type PlayoutResult, playSpeechStep } from './speech-playout.js';
 import type { SpeechScheduler } from './speech-scheduler.js';
-import { type ToolCallResult, ToolRunner } from './tool-runner.js';
-import type { TraceRecord } from './trace.js';
-import type { AgentSession } from './agent-session.js';
-import { tagErrorSource } from './error-source.js';
-import { untilAborted } from './abortable.js';
+import { type ToolCallResult, ToolRunner } from '../tools/tool-runner.js';
+import type { TraceRecord } from '../session/trace.js';
+import type { AgentSession } from '../session/agent-session.js';
+import { tagErrorSource } from '../session/error-source.js';
+import { untilAborted } from '../../utils/abortable.js';
 
 /** No LLM is configured for the active agent or the session. */
 export class MissingProviderError extends VoxwireError {

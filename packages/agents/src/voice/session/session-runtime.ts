@@ -1,33 +1,39 @@
-import type { AudioFrame } from '../audio/audio-frame.js';
-import { SessionClosedError, SpeechInterruptedError } from '../errors.js';
-import type { ChatItem, ChatMessage } from '../llm/chat-context.js';
-import type { STTEvent } from '../providers/stt.js';
-import type { TTS, TTSStream } from '../providers/tts.js';
-import type { VADEvent } from '../providers/vad.js';
-import { raceAbort, waitAtMost } from './abortable.js';
+import type { AudioFrame } from '../../audio/audio-frame.js';
+import { SessionClosedError, SpeechInterruptedError } from '../../errors.js';
+import type { ChatItem, ChatMessage } from '../../llm/chat-context.js';
+import type { STTEvent } from '../../providers/stt.js';
+import type { TTS, TTSStream } from '../../providers/tts.js';
+import type { VADEvent } from '../../providers/vad.js';
+import { raceAbort, waitAtMost } from '../../utils/abortable.js';
 import { ActivityState } from './activity-state.js';
 import { ConversationLog } from './conversation-log.js';
-import { type Agent, StopResponse } from './agent.js';
+import { type Agent, StopResponse } from '../agent/agent.js';
 import type { AgentSession, SessionStartOptions } from './agent-session.js';
-import type { AgentTask } from './agent-task.js';
-import { InputPipeline } from './input-pipeline.js';
-import { InterruptionPolicy } from './interruption-policy.js';
-import type { AudioOutput, TextOutput } from './io.js';
-import { PlayoutGate } from './playout-gate.js';
-import { SpeakingRate } from './transcript-sync.js';
-import { type ReplyDeps, type ReplyRequest, runReply, runSay, type SayRequest } from './reply-pipeline.js';
-import type { RunContext } from './run-context.js';
-import { runInScope } from './run-scope.js';
+import type { AgentTask } from '../agent/agent-task.js';
+import { InputPipeline } from '../input/input-pipeline.js';
+import { InterruptionPolicy } from '../turn/interruption-policy.js';
+import type { AudioOutput, TextOutput } from '../io/audio-io.js';
+import { PlayoutGate } from '../speech/playout-gate.js';
+import { SpeakingRate } from '../speech/transcript-sync.js';
+import {
+  type ReplyDeps,
+  type ReplyRequest,
+  runReply,
+  runSay,
+  type SayRequest,
+} from '../speech/reply-pipeline.js';
+import type { RunContext } from '../tools/run-context.js';
+import { runInScope } from '../tools/run-scope.js';
 import type { AgentState, SessionMetrics } from './session-events.js';
-import { SpeechHandle } from './speech-handle.js';
-import type { PlayoutDeps } from './speech-playout.js';
-import { SpeechScheduler } from './speech-scheduler.js';
+import { SpeechHandle } from '../speech/speech-handle.js';
+import type { PlayoutDeps } from '../speech/speech-playout.js';
+import { SpeechScheduler } from '../speech/speech-scheduler.js';
 import type { InterruptReason, TraceRecord } from './trace.js';
-import { type CommittedTurn, type UserState, UserTurnTracker } from './user-turn-tracker.js';
-import { openTtsStream } from './tts-stream.js';
+import { type CommittedTurn, type UserState, UserTurnTracker } from '../turn/user-turn-tracker.js';
+import { openTtsStream } from '../speech/tts-stream.js';
 import { errorSourceOf } from './error-source.js';
-import { currentRunScope } from './run-scope.js';
-import type { AudioInput } from './io.js';
+import { currentRunScope } from '../tools/run-scope.js';
+import type { AudioInput } from '../io/audio-io.js';
 
 /**
  * The wiring of a started session: it routes input events to the turn tracker and the interruption

@@ -1,8 +1,8 @@
-import type { ChatContext } from '../llm/chat-context.js';
-import type { TurnDetector } from '../providers/turn-detector.js';
-import type { Clock, TimerHandle } from '../time/clock.js';
-import type { TurnHandlingOptions } from './options.js';
-import type { TraceRecord } from './trace.js';
+import type { ChatContext } from '../../llm/chat-context.js';
+import type { TurnDetector } from '../../providers/turn-detector.js';
+import type { Clock, TimerHandle } from '../../time/clock.js';
+import type { TurnHandlingOptions } from '../session/options.js';
+import type { TraceRecord } from '../session/trace.js';
 
 export type UserState = 'listening' | 'speaking' | 'away';
 

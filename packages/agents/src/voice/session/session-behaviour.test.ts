@@ -1,14 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { APIConnectionError } from '../errors.js';
-import type { ChatContext } from '../llm/chat-context.js';
-import { tool } from '../llm/tool.js';
-import type { LLM } from '../providers/llm.js';
-import type { TTS } from '../providers/tts.js';
-import type { TurnDetector } from '../providers/turn-detector.js';
-import { Agent } from './agent.js';
-import { AgentTask } from './agent-task.js';
-import { SpeechDeadlockError } from './speech-handle.js';
-import { FlakyVAD, type Harness, historyText, SilentSinkOutput, startSession } from './test-support.js';
+import { APIConnectionError } from '../../errors.js';
+import type { ChatContext } from '../../llm/chat-context.js';
+import { tool } from '../../llm/tool.js';
+import type { LLM } from '../../providers/llm.js';
+import type { TTS } from '../../providers/tts.js';
+import type { TurnDetector } from '../../providers/turn-detector.js';
+import { Agent } from '../agent/agent.js';
+import { AgentTask } from '../agent/agent-task.js';
+import { SpeechDeadlockError } from '../speech/speech-handle.js';
+import {
+  FlakyVAD,
+  type Harness,
+  historyText,
+  SilentSinkOutput,
+  startSession,
+} from '../../test-support/session-harness.js';
 import type { TimedTraceRecord } from './trace.js';
 
 const LONG =

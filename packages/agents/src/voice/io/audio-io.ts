@@ -1,5 +1,5 @@
-import type { AudioFrame } from '../audio/audio-frame.js';
-import type { Clock } from '../time/clock.js';
+import type { AudioFrame } from '../../audio/audio-frame.js';
+import type { Clock } from '../../time/clock.js';
 
 /** Where the user's audio comes from: any async sequence of frames (a room track, a socket, a file). */
 export type AudioInput = AsyncIterable<AudioFrame>;
