@@ -3,7 +3,7 @@ export * from './audio/frame-utils.js';
 export * from './audio/resampler.js';
 export * from './errors.js';
 export * from './llm/chat-context.js';
-export * from './llm/tool.js';
+export * from './voice/tools/tool.js';
 export * from './providers/llm.js';
 export * from './providers/stt.js';
 export * from './providers/tts.js';

@@ -1,5 +1,5 @@
 import type { ChatContext } from '../llm/chat-context.js';
-import type { AnyTool } from '../llm/tool.js';
+import type { AnyTool } from '../voice/tools/tool.js';
 
 export type ToolChoice = 'auto' | 'required' | 'none' | { type: 'function'; name: string };
 

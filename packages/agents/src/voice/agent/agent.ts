@@ -1,5 +1,5 @@
 import { ChatContext, type ChatMessage } from '../../llm/chat-context.js';
-import type { AnyTool } from '../../llm/tool.js';
+import type { AnyTool } from '../tools/tool.js';
 import type { LLM } from '../../providers/llm.js';
 import type { STT } from '../../providers/stt.js';
 import type { TTS } from '../../providers/tts.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SessionClosedError } from '../../errors.js';
-import { tool } from '../../llm/tool.js';
+import { tool } from '../tools/tool.js';
 import { Agent } from '../agent/agent.js';
 import { dumpTimeline, historyText, startSession } from '../../test-support/session-harness.js';
 

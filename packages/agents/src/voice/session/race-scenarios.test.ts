@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ChatContext, ChatItem } from '../../llm/chat-context.js';
-import { tool } from '../../llm/tool.js';
+import { tool } from '../tools/tool.js';
 import { Agent } from '../agent/agent.js';
 import { AgentTask } from '../agent/agent-task.js';
 import {

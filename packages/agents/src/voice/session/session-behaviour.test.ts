@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { APIConnectionError } from '../../errors.js';
 import type { ChatContext } from '../../llm/chat-context.js';
-import { tool } from '../../llm/tool.js';
+import { tool } from '../tools/tool.js';
 import type { LLM } from '../../providers/llm.js';
 import type { TTS } from '../../providers/tts.js';
 import type { TurnDetector } from '../../providers/turn-detector.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AudioFrame } from '../../audio/audio-frame.js';
 import type { ChatContext, ChatMessage } from '../../llm/chat-context.js';
-import { tool } from '../../llm/tool.js';
+import { tool } from '../tools/tool.js';
 import { Agent, StopResponse } from '../agent/agent.js';
 import { AgentTask } from '../agent/agent-task.js';
 import type { STT } from '../../providers/stt.js';

@@ -1,6 +1,6 @@
 import { ToolError } from '../../errors.js';
 import type { FunctionCall, FunctionCallOutput } from '../../llm/chat-context.js';
-import type { AnyTool } from '../../llm/tool.js';
+import type { AnyTool } from './tool.js';
 import { Agent } from '../agent/agent.js';
 import type { RunContext } from './run-context.js';
 import type { InterruptReason } from '../session/trace.js';

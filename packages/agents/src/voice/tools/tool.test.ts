@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ToolError } from '../errors.js';
-import type { RunContext } from '../voice/tools/run-context.js';
+import { ToolError } from '../../errors.js';
+import type { RunContext } from './run-context.js';
 import { tool } from './tool.js';
 
 const weather = tool({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ToolError } from '../errors.js';
-import type { RunContext } from '../voice/tools/run-context.js';
+import { ToolError } from '../../errors.js';
+import type { RunContext } from './run-context.js';
 
 export type JSONSchema = Record<string, unknown>;
 
