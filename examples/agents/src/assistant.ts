@@ -36,7 +36,7 @@ export default defineAgent({
   prewarm: () => SileroVAD.load({ minSilenceDurationMs: 400 }),
   async entry(ctx) {
     const vad = ctx.prewarmed;
-    const providers = await chooseProviders(vad);
+    const providers = await chooseProviders();
     for (const notice of providers.notices) ctx.notify(notice.message, { level: notice.level });
     const session = new AgentSession({
       vad,

@@ -16,7 +16,7 @@ export default defineAgent({
     const vad = ctx.prewarmed;
     const session = new AgentSession({
       vad,
-      stt: new openai.STT({ vad }),
+      stt: new openai.STT(),
       llm: new openai.LLM(),
       tts: new openai.TTS(),
     });

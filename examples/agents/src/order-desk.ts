@@ -74,7 +74,7 @@ export default defineAgent({
   prewarm: () => SileroVAD.load({ minSilenceDurationMs: 400 }),
   async entry(ctx) {
     const vad = ctx.prewarmed;
-    const providers = await chooseProviders(vad);
+    const providers = await chooseProviders();
     const llm = providers.understands ? providers.llm : new ScriptedOrderLLM();
     if (!providers.understands) {
       ctx.notify(

@@ -1,4 +1,4 @@
-import { ChatContext, type VAD } from '@voxwire/agents';
+import { ChatContext, toLLMMessages } from '@voxwire/agents';
 import { EspeakTTS } from '@voxwire/plugin-espeak';
 import * as openai from '@voxwire/plugin-openai';
 import { describe, expect, it } from 'vitest';
@@ -7,11 +7,9 @@ import { OfflineLLM, offlineReply } from './offline/offline-llm.js';
 import { ReplayTTS } from './offline/replay-tts.js';
 import { chooseProviders } from './providers.js';
 
-const vad = { label: 'stub', capabilities: { updateIntervalMs: 32 } } as unknown as VAD;
-
 describe('chooseProviders', () => {
   it('runs offline without keys, and says which keys unlock a conversation', async () => {
-    const p = await chooseProviders(vad, {});
+    const p = await chooseProviders({});
     expect(p.understands).toBe(false);
     expect(p.stt).toBeInstanceOf(HeardSpeech);
     expect(p.llm).toBeInstanceOf(OfflineLLM);
@@ -20,7 +18,7 @@ describe('chooseProviders', () => {
   });
 
   it('uses OpenAI for everything with a key', async () => {
-    const p = await chooseProviders(vad, { OPENAI_API_KEY: 'sk-test' });
+    const p = await chooseProviders({ OPENAI_API_KEY: 'sk-test' });
     expect(p.understands).toBe(true);
     expect(p.stt).toBeInstanceOf(openai.STT);
     expect(p.llm).toBeInstanceOf(openai.LLM);
@@ -30,12 +28,12 @@ describe('chooseProviders', () => {
   });
 
   it('talks to a local OpenAI-compatible server for the LLM, and asks for its model name', async () => {
-    const p = await chooseProviders(vad, { OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' });
+    const p = await chooseProviders({ OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' });
     expect(p.llm).toBeInstanceOf(openai.LLM);
     expect(p.llm.model).toBe('llama3.2');
     expect(p.stt).toBeInstanceOf(HeardSpeech);
     expect(p.notices.map((n) => n.message).join('\n')).toContain('OPENAI_MODEL is not');
-    const named = await chooseProviders(vad, {
+    const named = await chooseProviders({
       OPENAI_BASE_URL: 'http://127.0.0.1:8080/v1',
       OPENAI_MODEL: 'qwen',
     });
@@ -43,7 +41,7 @@ describe('chooseProviders', () => {
   });
 
   it('notices Deepgram and Cartesia keys whose plugins are still coming', async () => {
-    const p = await chooseProviders(vad, { DEEPGRAM_API_KEY: 'dg', CARTESIA_API_KEY: 'ca' });
+    const p = await chooseProviders({ DEEPGRAM_API_KEY: 'dg', CARTESIA_API_KEY: 'ca' });
     const text = p.notices.map((n) => n.message).join('\n');
     expect(text).toContain('@voxwire/plugin-deepgram is not released yet');
     expect(text).toContain('@voxwire/plugin-cartesia is not released yet');
@@ -56,10 +54,12 @@ describe('offline stand-ins', () => {
     expect(heardSeconds('hello')).toBeUndefined();
     const ctx = new ChatContext();
     ctx.addMessage({ role: 'user', content: '(1.4 s of speech)' });
-    expect(offlineReply(ctx)).toMatch(/^I heard you speak for 1\.4 seconds\. I'm running offline/u);
+    expect(offlineReply(toLLMMessages(ctx))).toMatch(
+      /^I heard you speak for 1\.4 seconds\. I'm running offline/u,
+    );
     ctx.addMessage({ role: 'assistant', content: 'ok' });
     ctx.addMessage({ role: 'user', content: 'typed words' });
-    expect(offlineReply(ctx)).toMatch(/^You typed: typed words\. .*OPENAI_API_KEY/u);
+    expect(offlineReply(toLLMMessages(ctx))).toMatch(/^You typed: typed words\. .*OPENAI_API_KEY/u);
   });
 });
 

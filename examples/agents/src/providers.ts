@@ -1,4 +1,4 @@
-import type { LLM, NoticeLevel, STT, TTS, TurnHandlingOptions, VAD } from '@voxwire/agents';
+import type { LLM, NoticeLevel, STT, TTS, TurnHandlingOptions } from '@voxwire/agents';
 import { EspeakTTS } from '@voxwire/plugin-espeak';
 import * as openai from '@voxwire/plugin-openai';
 import { HeardSpeech } from './offline/heard-speech.js';
@@ -27,11 +27,11 @@ type Env = Record<string, string | undefined>;
  * - TTS: OpenAI with a key; else espeak-ng when installed; else playing back what it heard
  *   (`CARTESIA_API_KEY` is noticed: its plugin is coming).
  */
-export async function chooseProviders(vad: VAD, env: Env = process.env): Promise<Providers> {
+export async function chooseProviders(env: Env = process.env): Promise<Providers> {
   const notices: Providers['notices'] = [];
   const key = nonEmpty(env.OPENAI_API_KEY);
   const baseURL = nonEmpty(env.OPENAI_BASE_URL);
-  const heard = new HeardSpeech(vad);
+  const heard = new HeardSpeech();
   // The environment given is the one that counts (the plugin would read process.env otherwise).
   const clientOptions = { ...(key ? { apiKey: key } : {}), ...(baseURL ? { baseURL } : {}) };
 
@@ -55,7 +55,7 @@ export async function chooseProviders(vad: VAD, env: Env = process.env): Promise
   let stt: STT = heard;
   let sttName = 'offline (utterance length only)';
   if (key) {
-    stt = new openai.STT({ vad, ...clientOptions });
+    stt = new openai.STT({ ...clientOptions });
     sttName = 'OpenAI transcription';
   }
   if (nonEmpty(env.DEEPGRAM_API_KEY)) {

@@ -186,6 +186,61 @@ declare function resampleFrame(frame: AudioFrameLike, outputRate: number, option
     quality?: ResamplerQuality;
 }): AudioFrame;
 
+/**
+ * What every provider specification shares: the version marker, the options every call takes, and the
+ * channel for problems a provider recovered from by itself.
+ *
+ * A provider reports two kinds of trouble, and they travel differently:
+ * - a **fatal** error ends the call: the promise rejects or the stream's iteration throws, with a typed
+ *   `APIError` (`APIConnectionError`, `APIStatusError`, `APITimeoutError`) whose `retryable` tells the
+ *   session whether trying again can help;
+ * - a **recoverable** problem (a reconnect, audio it had to drop, a retry, a degraded mode) does not end
+ *   anything: the provider calls `onProblem` and goes on. The session turns each into an `error` event
+ *   with `recoverable: true` and the provider's kind as `source`.
+ */
+/** The specification version this file describes. A provider sets `specificationVersion` to it. */
+declare const SPECIFICATION_VERSION = "v1";
+type SpecificationVersion = typeof SPECIFICATION_VERSION;
+/** A problem the provider worked around; the call goes on. */
+type ProviderProblem = 
+/** A request failed and will be tried again after `delayMs`. */
+{
+    type: 'retrying';
+    attempt: number;
+    delayMs: number;
+    error: Error;
+}
+/** A live connection broke and is being re-established; buffered input is replayed after it. */
+ | {
+    type: 'reconnecting';
+    attempt: number;
+    delayMs: number;
+    error: Error;
+}
+/** Audio was discarded (a full buffer, a failed inference); what follows is heard again. */
+ | {
+    type: 'audio_dropped';
+    droppedMs: number;
+    message: string;
+    error?: Error;
+}
+/** Anything else worth a user's attention that does not stop the call. */
+ | {
+    type: 'warning';
+    message: string;
+    error?: Error;
+};
+/** The options every provider call takes. */
+interface ProviderCallOptions {
+    /**
+     * Aborting ends the call at once: pending work is cancelled, connections are released, a stream's
+     * iteration finishes quietly (it does not throw because of the abort).
+     */
+    signal?: AbortSignal;
+    /** Where recoverable problems go. Optional: a provider must work without it. */
+    onProblem?: (problem: ProviderProblem) => void;
+}
+
 /** Base class of every error the core throws on purpose, so users can tell ours from theirs. */
 declare class VoxwireError extends Error {
     name: string;
@@ -260,6 +315,15 @@ declare class AllProvidersFailedError extends APIError {
     constructor(message: string, errors: readonly unknown[]);
 }
 declare function isAbortError(error: unknown): boolean;
+/**
+ * A provider recovered from a problem by itself (a reconnect, dropped audio, a retry). The session
+ * reports it as a recoverable `error` event; `problem` holds the provider's own account of it.
+ */
+declare class ProviderProblemError extends VoxwireError {
+    readonly problem: ProviderProblem;
+    name: string;
+    constructor(problem: ProviderProblem);
+}
 
 type ChatRole = 'system' | 'developer' | 'user' | 'assistant';
 interface ImageContent {
@@ -372,6 +436,59 @@ declare class ChatContext {
 /** The text of a message's content, images left out. */
 declare function messageText(message: ChatMessage): string;
 
+/**
+ * Chat model, specification v1.
+ *
+ * The session sends the conversation as plain messages and the tools as definitions (name, description,
+ * JSON Schema of the arguments); the model streams back text and tool calls. The session runs the tools
+ * itself: a provider never sees tool implementations.
+ */
+type LLMContentPart = {
+    type: 'text';
+    text: string;
+} | {
+    type: 'image';
+    /** A URL or a `data:` URL. */
+    image: string;
+    mimeType?: string;
+    detail?: 'auto' | 'low' | 'high';
+};
+/** A tool call the model made earlier in the conversation, with its raw JSON arguments. */
+interface LLMToolCall {
+    callId: string;
+    name: string;
+    arguments: string;
+}
+/**
+ * One message of the conversation, oldest first. Every `tool` message answers a call of the assistant
+ * message before it, and every such call is answered, so a request is always well formed.
+ */
+type LLMMessage = {
+    role: 'system' | 'developer';
+    content: string;
+} | {
+    role: 'user';
+    content: readonly LLMContentPart[];
+}
+/** `content` may be empty when the turn only called tools. */
+ | {
+    role: 'assistant';
+    content: string;
+    toolCalls: readonly LLMToolCall[];
+} | {
+    role: 'tool';
+    callId: string;
+    toolName: string;
+    output: string;
+    isError: boolean;
+};
+/** What the model is told about a tool. */
+interface ToolDefinition {
+    name: string;
+    description: string;
+    /** JSON Schema (draft 7) of the arguments object. */
+    parameters: Record<string, unknown>;
+}
 type ToolChoice = 'auto' | 'required' | 'none' | {
     type: 'function';
     name: string;
@@ -384,7 +501,11 @@ interface LLMUsage {
 }
 /**
  * What an LLM stream yields. Tool calls arrive whole: a provider that streams argument deltas assembles
- * them before emitting `tool_call`, so the session never sees half an argument object.
+ * them before emitting `tool_call`, so the session never sees half an argument object. Invalid JSON is
+ * passed on as it is; the session answers the model with a tool error.
+ *
+ * `callId` must be unique within one response. It may repeat across responses (some models number
+ * their calls `call_0`, `call_1` every turn): the session tells calls apart per response.
  */
 type LLMStreamPart = {
     type: 'text_delta';
@@ -401,206 +522,258 @@ type LLMStreamPart = {
     type: 'finish';
     reason: 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'other';
 };
-interface LLMChatOptions {
-    chatCtx: ChatContext;
-    tools?: readonly AnyTool[];
+interface LLMChatOptions extends ProviderCallOptions {
+    messages: readonly LLMMessage[];
+    /** Absent or empty when the agent has no tools, or when the model does not support tools. */
+    tools?: readonly ToolDefinition[];
     toolChoice?: ToolChoice;
-    parallelToolCalls?: boolean;
-    temperature?: number;
-    signal?: AbortSignal;
     /** Provider-specific options passed through untouched. */
     extra?: Record<string, unknown>;
-}
-interface LLMCapabilities {
-    toolCalls: boolean;
-    parallelToolCalls?: boolean;
 }
 /**
  * A streaming chat model. Iteration throws a typed `APIError` on failure; aborting the signal ends the
  * stream quietly (iteration finishes) and releases the connection.
  */
 interface LLM {
+    readonly specificationVersion: SpecificationVersion;
     readonly label: string;
     readonly model: string;
-    readonly capabilities: LLMCapabilities;
+    /** False when the model cannot call tools: the session then sends none and reports it once. */
+    readonly supportsToolCalls: boolean;
     chat(options: LLMChatOptions): AsyncIterable<LLMStreamPart>;
     close?(): Promise<void>;
 }
 
-interface TimedWord {
-    text: string;
-    startTimeMs: number;
-    endTimeMs: number;
-    confidence?: number;
-}
-interface SpeechAlternative {
-    text: string;
-    language?: string;
-    /** 0..1 when the provider reports it. */
-    confidence?: number;
-    /** Position in the stream's audio, in ms. */
-    startTimeMs?: number;
-    endTimeMs?: number;
-    words?: TimedWord[];
-}
-/** What a speech-to-text stream reports, in order. */
-type STTEvent = {
-    type: 'start_of_speech';
-} | {
-    type: 'interim_transcript';
-    alternatives: SpeechAlternative[];
-}
-/** A transcript the provider will not revise; one utterance may produce several. */
- | {
-    type: 'final_transcript';
-    alternatives: SpeechAlternative[];
-} | {
-    type: 'end_of_speech';
-} | {
-    type: 'recognition_usage';
-    audioDurationMs: number;
-};
-interface STTCapabilities {
-    /** True when the provider recognizes a live stream itself; false needs a VAD (StreamAdapter). */
-    streaming: boolean;
-    interimResults: boolean;
-    /** True when the provider emits its own start/end of speech events. */
-    speechEvents?: boolean;
-}
-interface STTStreamOptions {
-    language?: string;
-    signal?: AbortSignal;
-}
 /**
- * A live recognition stream. Iterating yields events; a fatal provider error ends iteration by throwing
- * an `APIError` (the session restarts the stream and reports the error).
+ * End-of-turn prediction, specification v1.
+ *
+ * When the user pauses, the session asks how likely it is that they have finished. At or above
+ * `unlikelyThreshold(language)` it commits the turn after the minimum endpointing delay; below it waits
+ * up to the maximum delay for more speech. The session bounds the wait itself: a slow or failing
+ * detector delays a turn by at most the maximum delay.
  */
-interface STTStream extends AsyncIterable<STTEvent> {
-    pushFrame(frame: AudioFrame): void;
-    /** Asks the provider to finalize what it has heard so far. */
-    flush(): void;
-    endInput(): void;
-    close(): Promise<void>;
+/** One turn of the conversation as the detector sees it: spoken text only, oldest first. */
+interface ConversationTurn {
+    role: 'user' | 'assistant';
+    text: string;
 }
-interface STT {
+interface TurnDetector {
+    readonly specificationVersion: SpecificationVersion;
     readonly label: string;
-    readonly capabilities: STTCapabilities;
-    stream(options?: STTStreamOptions): STTStream;
-    /** One-shot recognition of a finished utterance. Required when `capabilities.streaming` is false. */
-    recognize?(frames: AudioFrame[], options?: STTStreamOptions): Promise<{
-        type: 'final_transcript';
-        alternatives: SpeechAlternative[];
-    }>;
-    close?(): Promise<void>;
+    /**
+     * The probability below which the end of turn is unlikely for `language` (a BCP-47 code, undefined
+     * when unknown); undefined when the detector does not support the language, and the session then
+     * endpoints on silence alone.
+     */
+    unlikelyThreshold(language: string | undefined): number | undefined;
+    /**
+     * Probability 0..1 that the last user turn is complete. `turns` ends with the user's pending turn.
+     * Rejects on failure; resolves or rejects promptly after an abort.
+     */
+    predictEndOfTurn(turns: readonly ConversationTurn[], options?: ProviderCallOptions): Promise<number>;
 }
 
-/** One chunk of synthesized audio. */
+/**
+ * The chat context as the LLM specification's plain messages. Function calls are grouped per assistant
+ * turn (a run of consecutive calls, joined to the assistant text right before it) and each group is
+ * followed by exactly its outputs. A call without an output, an output without a call, and a repeated
+ * call are left out: each would make a provider reject the whole request.
+ */
+declare function toLLMMessages(chatCtx: ChatContext): LLMMessage[];
+/** The spoken turns of the conversation, for the turn detector. */
+declare function toConversationTurns(chatCtx: ChatContext): ConversationTurn[];
+
+/**
+ * Speech-to-text, specification v1.
+ *
+ * A recognizer is either **streaming** (it hears a live stream and reports speech events and
+ * transcripts as they come) or **batch** (it transcribes one finished utterance at a time; the session
+ * cuts the utterances with its VAD). `kind` tells which, and the compiler then says what to implement.
+ *
+ * Input audio: the session sends mono 16-bit PCM at one of `inputSampleRates`, resampling and mixing
+ * down whatever the user's microphone produced, so a recognizer never converts audio itself.
+ */
+/** One recognized hypothesis. */
+interface SpeechAlternative {
+    /** The words heard; may be empty (silence or noise). */
+    text: string;
+    /** BCP-47 code of the detected or configured language; the session passes it to the turn detector. */
+    language?: string;
+    /** 0..1 when the provider reports it; kept on the user's message as `transcriptConfidence`. */
+    confidence?: number;
+}
+/** What a live recognition stream reports, in order. */
+type STTEvent = 
+/** The recognizer heard speech begin (used when the session has no VAD of its own). */
+{
+    type: 'start_of_speech';
+}
+/** A hypothesis that may still change. Enables interruption by words and early turn decisions. */
+ | {
+    type: 'interim_transcript';
+    alternatives: readonly SpeechAlternative[];
+}
+/** A transcript the provider will not revise. One utterance may produce several. */
+ | {
+    type: 'final_transcript';
+    alternatives: readonly SpeechAlternative[];
+}
+/** The recognizer heard speech end (turn detection `stt` waits for it). */
+ | {
+    type: 'end_of_speech';
+};
+interface STTStreamOptions extends ProviderCallOptions {
+    /** The language the session was configured with, if any. */
+    language?: string;
+    /** Sample rate of every frame that will be pushed: one of the recognizer's `inputSampleRates`. */
+    sampleRate: number;
+}
+/**
+ * A live recognition stream. Iteration yields events and ends after `endInput()` once everything heard
+ * was reported, or at once after `close()` or an abort. A fatal provider error ends iteration by
+ * throwing a typed `APIError`; the session then opens a new stream (with backoff when `retryable`).
+ */
+interface STTStream extends AsyncIterable<STTEvent> {
+    /** Mono frames at the stream's `sampleRate`. Never blocks: buffer boundedly, report drops. */
+    pushFrame(frame: AudioFrame): void;
+    /**
+     * The session committed the user's turn: report what was heard so far as final without waiting for
+     * the provider's own endpointing. A no-op for providers that cannot.
+     */
+    flush(): void;
+    /** No more audio: report the rest, then end iteration. */
+    endInput(): void;
+    /** Ends the stream at once and releases its connection. */
+    close(): Promise<void>;
+}
+interface STTBase {
+    readonly specificationVersion: SpecificationVersion;
+    /** Names the provider in logs, errors and metrics, e.g. `deepgram/nova-3`. */
+    readonly label: string;
+    /** Sample rates the recognizer accepts, preferred first. The session resamples to one of them. */
+    readonly inputSampleRates: readonly number[];
+    /** Releases what the provider holds (pooled connections, workers). */
+    close?(): Promise<void>;
+}
+interface StreamingSTT extends STTBase {
+    readonly kind: 'streaming';
+    stream(options: STTStreamOptions): STTStream;
+}
+interface BatchSTT extends STTBase {
+    readonly kind: 'batch';
+    /**
+     * Transcribes one finished utterance: mono frames at `options.sampleRate`, in order. Rejects with a
+     * typed `APIError`; the session retries retryable ones.
+     */
+    recognize(frames: readonly AudioFrame[], options: STTStreamOptions): Promise<SpeechAlternative[]>;
+}
+type STT = StreamingSTT | BatchSTT;
+
+/**
+ * Text-to-speech, specification v1.
+ *
+ * A synthesizer is either **streaming** (it takes text incrementally, as the LLM writes it, and
+ * answers with audio as soon as it can) or **batch** (it speaks one whole text per call; the session
+ * cuts the reply into sentences and calls it once per sentence). `kind` tells which.
+ *
+ * Output audio: 16-bit PCM frames at `sampleRate` with `numChannels`, any frame length. The session
+ * resamples for the audio output; the provider never needs to.
+ */
+/**
+ * One chunk of synthesized audio. An object rather than a bare frame so that later versions can carry
+ * more per chunk (word timing) without breaking providers written against v1.
+ */
 interface SynthesizedAudio {
     frame: AudioFrame;
-    /** Identifies the text segment (between flushes) this audio belongs to. */
-    segmentId: string;
-    /** True on the last chunk of a segment. */
-    final: boolean;
-    /** Text this chunk speaks, when the provider aligns it; lets transcripts follow the audio. */
-    text?: string;
-}
-interface TTSCapabilities {
-    /** True when the provider accepts text incrementally; false needs a sentence StreamAdapter. */
-    streaming: boolean;
-    /** True when chunks carry aligned `text`. */
-    alignedTranscript?: boolean;
 }
 interface TTSStream extends AsyncIterable<SynthesizedAudio> {
+    /** More text of the same reply. May be called with any fragment: a word, half a word, a sentence. */
     pushText(text: string): void;
-    /** Marks the end of a segment: synthesize what was pushed without waiting for more text. */
+    /** Synthesize what was pushed so far without waiting for more text (the LLM paused). */
     flush(): void;
     /** No more text: iteration ends after the last audio. */
     endInput(): void;
+    /** Ends at once, drops what was not yet yielded and releases the connection. */
     close(): Promise<void>;
 }
-interface TTS {
+interface TTSBase {
+    readonly specificationVersion: SpecificationVersion;
+    /** Names the provider in logs, errors and metrics, e.g. `cartesia/sonic-2`. */
     readonly label: string;
     readonly sampleRate: number;
     readonly numChannels: number;
-    readonly capabilities: TTSCapabilities;
-    synthesize(text: string, options?: {
-        signal?: AbortSignal;
-    }): AsyncIterable<SynthesizedAudio>;
-    stream(options?: {
-        signal?: AbortSignal;
-    }): TTSStream;
+    /**
+     * Speaks one whole text. Iteration throws a typed `APIError` on failure and ends quietly on abort.
+     * The session retries a retryable failure only before the first frame, so a retry never repeats audio.
+     */
+    synthesize(text: string, options?: ProviderCallOptions): AsyncIterable<SynthesizedAudio>;
     close?(): Promise<void>;
 }
-
-/**
- * Predicts from the conversation so far whether the user has finished their turn. The session waits the
- * minimum endpointing delay when the probability is at or above `unlikelyThreshold`, the maximum
- * otherwise.
- */
-interface TurnDetector {
-    readonly label: string;
-    /** Below this probability the end of turn is unlikely; undefined when the language is unsupported. */
-    unlikelyThreshold(language?: string): number | undefined;
-    supportsLanguage(language?: string): boolean;
-    /** Probability 0..1 that the user's turn is over. */
-    predictEndOfTurn(chatCtx: ChatContext, options?: {
-        signal?: AbortSignal;
-    }): Promise<number>;
+interface StreamingTTS extends TTSBase {
+    readonly kind: 'streaming';
+    stream(options?: ProviderCallOptions): TTSStream;
 }
+interface BatchTTS extends TTSBase {
+    readonly kind: 'batch';
+}
+type TTS = StreamingTTS | BatchTTS;
 
 /**
- * Voice activity detection contract. Timestamps are positions in the audio pushed so far (ms of audio),
- * not wall-clock time, so results do not depend on how fast frames arrive.
+ * Voice activity detection, specification v1.
+ *
+ * The session pushes every input frame to the VAD, whatever plays, so the user's state always follows
+ * their voice. Durations are measured in audio pushed (ms of audio), not wall-clock time, so results do
+ * not depend on how fast frames arrive. `timestampMs` places an event in that audio: the session dates
+ * speech on its own clock from the durations, while recorders and transports use the positions to align
+ * events with what was heard.
  */
 type VADEvent = {
+    /** Speech began, confirmed after the detector's minimum speech duration. */
     type: 'start_of_speech';
-    /** Audio position where speech began (after min speech duration was confirmed). */
+    /** Where speech began, in ms of audio pushed (see `timestampMs` below). */
     timestampMs: number;
+    /** Speech heard so far; the session dates the start of speech with it. */
     speechDurationMs: number;
-    silenceDurationMs: number;
-    /** Prefix padding plus the speech so far. */
+    /** Prefix padding plus the speech so far: a batch recognizer starts from these. */
     frames: AudioFrame[];
 } | {
+    /** One analysis window was processed. */
     type: 'inference_done';
+    /** End of the analysed window, in ms of audio pushed. */
     timestampMs: number;
     /** Speech probability of the latest window, 0..1. */
     probability: number;
-    /** Whether the detector considers the user to be speaking after this window. */
+    /** Whether the user is speaking after this window; the interruption thresholds count from it. */
     speaking: boolean;
+    /** Length of the current speech so far (0 while not speaking). */
     speechDurationMs: number;
-    silenceDurationMs: number;
-    /** CPU time the inference took, for metrics. */
-    inferenceDurationMs: number;
 } | {
+    /** Speech ended, after the detector's minimum silence. */
     type: 'end_of_speech';
+    /** Where speech ended, in ms of audio pushed. */
     timestampMs: number;
-    speechDurationMs: number;
+    /** Silence since the last speech; the session dates the end of speech with it. */
     silenceDurationMs: number;
-    /** The whole utterance (with prefix padding), bounded by the detector's max buffered speech. */
+    /** The whole utterance with prefix padding, bounded by the detector's max buffered speech. */
     frames: AudioFrame[];
 };
 interface VADStream extends AsyncIterable<VADEvent> {
-    /** Feeds audio; any sample rate or frame length. Never blocks: the stream buffers boundedly. */
+    /** Feeds audio: any sample rate, any frame length. Never blocks: buffer boundedly, report drops. */
     pushFrame(frame: AudioFrame): void;
     /** No more audio will come: pending windows are processed, then iteration ends. */
     endInput(): void;
     /** Stops at once and releases resources; iteration ends. */
     close(): Promise<void>;
 }
-interface VADCapabilities {
-    /** How often `inference_done` is emitted, in ms. */
-    updateIntervalMs: number;
-}
 interface VAD {
+    readonly specificationVersion: SpecificationVersion;
     readonly label: string;
-    readonly capabilities: VADCapabilities;
-    /** Silence needed before `end_of_speech`, in ms. The session's liveness bounds derive from it. */
-    readonly minSilenceDurationMs: number;
-    /** Speech needed before `start_of_speech`, in ms. */
-    readonly minSpeechDurationMs: number;
-    stream(options?: {
-        signal?: AbortSignal;
-    }): VADStream;
+    /**
+     * A fatal failure ends iteration by throwing; the session reports it and opens a new stream.
+     * A window that could not be analysed, or audio dropped from a full buffer, goes to `onProblem` and
+     * the stream goes on.
+     */
+    stream(options?: ProviderCallOptions): VADStream;
 }
 
 /**
@@ -743,6 +916,12 @@ declare class AgentTask<Result = unknown, UserData = unknown> extends Agent<User
     private start;
 }
 
+/**
+ * Audio and text I/O, specification v1: what a transport (a LiveKit room, the playground's socket, a
+ * file) gives the session. The session reads user audio from an `AudioInput` and plays the agent's
+ * audio into an `AudioOutput`, one segment per speech step.
+ */
+
 /** Where the user's audio comes from: any async sequence of frames (a room track, a socket, a file). */
 type AudioInput = AsyncIterable<AudioFrame>;
 interface PlaybackFinished {
@@ -754,7 +933,8 @@ interface PlaybackFinished {
 /**
  * Where the agent's audio goes. The session sends one segment at a time: frames, then `flush()` (played to
  * the end) or `clearBuffer()` (stop now), and awaits `waitForPlayout()` for that segment.
- * Extend `AudioOutputBase` rather than implementing this directly: it keeps the segment bookkeeping.
+ * Transports extend `AudioOutputBase` (from the core) rather than implementing this directly: it keeps
+ * the segment bookkeeping.
  */
 interface AudioOutput {
     /** Frames are resampled to this rate when set. */
@@ -783,40 +963,6 @@ type PlaybackEvent = {
     type: 'playback_finished';
 } & PlaybackFinished);
 /**
- * Segment bookkeeping shared by every output: a sink calls `notifyPlaybackStarted()` when the first
- * frame of a segment is audible and `notifyPlaybackFinished()` when the segment has ended, and
- * `waitForPlayout()` pairs each ended segment with its finish.
- */
-declare abstract class AudioOutputBase implements AudioOutput {
-    abstract readonly sampleRate: number | undefined;
-    abstract readonly canPause: boolean;
-    private segmentsEnded;
-    private segmentsFinished;
-    private lastFinished;
-    private waiters;
-    private readonly listeners;
-    private segmentOpen;
-    /** Queues a frame in the sink (the base class has already opened the segment). */
-    protected abstract onCaptureFrame(frame: AudioFrame): Promise<void>;
-    protected abstract onFlush(): void;
-    protected abstract onClearBuffer(): void;
-    abstract pause(): void;
-    abstract resume(): void;
-    captureFrame(frame: AudioFrame): Promise<void>;
-    flush(): void;
-    clearBuffer(): void;
-    waitForPlayout(): Promise<PlaybackFinished>;
-    onPlayback(listener: (event: PlaybackEvent) => void): () => void;
-    /** True between the first frame of a segment and its flush/clear. */
-    protected get inSegment(): boolean;
-    /** True when an ended segment has not reported its finish yet. */
-    protected get finishPending(): boolean;
-    protected notifyPlaybackStarted(): void;
-    /** Call once per ended segment, when its last audible sample has played (or it was cleared). */
-    protected notifyPlaybackFinished(event: PlaybackFinished): void;
-    private endSegment;
-}
-/**
  * Receives the agent's transcript in step with the audio actually played, and the user's transcripts.
  */
 interface TextOutput {
@@ -824,30 +970,6 @@ interface TextOutput {
     captureText(text: string): void;
     /** The current agent message is complete (or was interrupted). */
     flush(): void;
-}
-/**
- * An output that plays into nothing at real speed on the given clock: useful for text-only sessions and
- * tests. Playback of a segment takes as long as its audio.
- */
-declare class NullAudioOutput extends AudioOutputBase {
-    private readonly clock;
-    readonly sampleRate: number | undefined;
-    readonly canPause = true;
-    private queuedMs;
-    private playedMs;
-    private playing;
-    private paused;
-    private startedAt;
-    private finishTimer;
-    constructor(clock: Clock);
-    protected onCaptureFrame(frame: AudioFrame): Promise<void>;
-    protected onFlush(): void;
-    protected onClearBuffer(): void;
-    pause(): void;
-    resume(): void;
-    private heardMs;
-    private scheduleFinish;
-    private finish;
 }
 
 /** How the session decides that the user has finished, and when the user may cut the agent off. All in ms. */
@@ -1338,6 +1460,8 @@ interface Tool<Schema extends z.ZodType = z.ZodType, Result = unknown, UserData 
 }
 type AnyTool = Tool<z.ZodType, any, any>;
 declare function tool<Schema extends z.ZodType = z.ZodObject<Record<string, never>>, Result = unknown, UserData = unknown>(options: ToolOptions<Schema, Result, UserData>): Tool<Schema, Result, UserData>;
+/** What the model is told about each tool: the provider-facing half of `tool()`. */
+declare function toolDefinitions(tools: readonly AnyTool[]): ToolDefinition[];
 
 /**
  * What a full channel does with one more item:
@@ -1498,6 +1622,66 @@ declare class VirtualClock implements Clock {
     private compact;
     private push;
     private pop;
+}
+
+/**
+ * Segment bookkeeping shared by every output: a sink calls `notifyPlaybackStarted()` when the first
+ * frame of a segment is audible and `notifyPlaybackFinished()` when the segment has ended, and
+ * `waitForPlayout()` pairs each ended segment with its finish.
+ */
+declare abstract class AudioOutputBase implements AudioOutput {
+    abstract readonly sampleRate: number | undefined;
+    abstract readonly canPause: boolean;
+    private segmentsEnded;
+    private segmentsFinished;
+    private lastFinished;
+    private waiters;
+    private readonly listeners;
+    private segmentOpen;
+    /** Queues a frame in the sink (the base class has already opened the segment). */
+    protected abstract onCaptureFrame(frame: AudioFrame): Promise<void>;
+    protected abstract onFlush(): void;
+    protected abstract onClearBuffer(): void;
+    abstract pause(): void;
+    abstract resume(): void;
+    captureFrame(frame: AudioFrame): Promise<void>;
+    flush(): void;
+    clearBuffer(): void;
+    waitForPlayout(): Promise<PlaybackFinished>;
+    onPlayback(listener: (event: PlaybackEvent) => void): () => void;
+    /** True between the first frame of a segment and its flush/clear. */
+    protected get inSegment(): boolean;
+    /** True when an ended segment has not reported its finish yet. */
+    protected get finishPending(): boolean;
+    protected notifyPlaybackStarted(): void;
+    /** Call once per ended segment, when its last audible sample has played (or it was cleared). */
+    protected notifyPlaybackFinished(event: PlaybackFinished): void;
+    private endSegment;
+}
+
+/**
+ * An output that plays into nothing at real speed on the given clock: useful for text-only sessions and
+ * tests. Playback of a segment takes as long as its audio.
+ */
+declare class NullAudioOutput extends AudioOutputBase {
+    private readonly clock;
+    readonly sampleRate: number | undefined;
+    readonly canPause = true;
+    private queuedMs;
+    private playedMs;
+    private playing;
+    private paused;
+    private startedAt;
+    private finishTimer;
+    constructor(clock: Clock);
+    protected onCaptureFrame(frame: AudioFrame): Promise<void>;
+    protected onFlush(): void;
+    protected onClearBuffer(): void;
+    pause(): void;
+    resume(): void;
+    private heardMs;
+    private scheduleFinish;
+    private finish;
 }
 
 /** No LLM is configured for the active agent or the session. */
@@ -1698,22 +1882,22 @@ interface STTStreamAdapterOptions {
 /**
  * Makes a recognizer that only transcribes finished utterances (`recognize()`) usable as a live stream:
  * a VAD cuts the pushed audio into utterances and each one is recognized when the VAD reports its end.
- * The stream emits `start_of_speech`, then `final_transcript`, `end_of_speech` and `recognition_usage`
- * per utterance, in order.
+ * The stream emits `start_of_speech`, then `final_transcript` and `end_of_speech` per utterance, in
+ * order. Frames pushed must be at one of the recognizer's `inputSampleRates`: the VAD cuts them as
+ * they are, so each utterance reaches `recognize()` at the rate the recognizer asked for.
  */
-declare class STTStreamAdapter implements STT {
-    readonly stt: STT;
+declare class STTStreamAdapter implements StreamingSTT {
+    readonly stt: BatchSTT;
     readonly vad: VAD;
     private readonly options;
+    readonly specificationVersion = "v1";
+    readonly kind = "streaming";
     readonly label: string;
-    readonly capabilities: STTCapabilities;
+    readonly inputSampleRates: readonly number[];
     private readonly recognizeFn;
-    constructor(stt: STT, vad: VAD, options?: STTStreamAdapterOptions);
-    recognize(frames: AudioFrame[], options?: STTStreamOptions): Promise<{
-        type: 'final_transcript';
-        alternatives: SpeechAlternative[];
-    }>;
-    stream(options?: STTStreamOptions): STTStream;
+    constructor(stt: BatchSTT, vad: VAD, options?: STTStreamAdapterOptions);
+    recognize(frames: readonly AudioFrame[], options: STTStreamOptions): Promise<SpeechAlternative[]>;
+    stream(options: STTStreamOptions): STTStream;
     close(): Promise<void>;
 }
 
@@ -1730,25 +1914,20 @@ interface TTSStreamAdapterOptions {
 }
 /**
  * Streaming TTS over a provider that only synthesizes whole texts: pushed text is cut into sentences,
- * each is synthesized with `synthesize()`, and the audio comes out in order. Every flushed segment that
- * held text ends with exactly one chunk marked `final`; when the segment is closed only after its audio
- * went out, that chunk is an empty frame.
+ * each is synthesized with `synthesize()`, and the audio comes out in order.
  */
-declare class TTSStreamAdapter implements TTS {
-    readonly tts: TTS;
+declare class TTSStreamAdapter implements StreamingTTS {
+    readonly tts: BatchTTS;
     private readonly options;
+    readonly specificationVersion = "v1";
+    readonly kind = "streaming";
     readonly label: string;
     readonly sampleRate: number;
     readonly numChannels: number;
-    readonly capabilities: TTSCapabilities;
     private readonly tokenizer;
-    constructor(tts: TTS, options?: TTSStreamAdapterOptions);
-    synthesize(text: string, options?: {
-        signal?: AbortSignal;
-    }): AsyncIterable<SynthesizedAudio>;
-    stream(options?: {
-        signal?: AbortSignal;
-    }): TTSStream;
+    constructor(tts: BatchTTS, options?: TTSStreamAdapterOptions);
+    synthesize(text: string, options?: ProviderCallOptions): AsyncIterable<SynthesizedAudio>;
+    stream(options?: ProviderCallOptions): TTSStream;
     close(): Promise<void>;
 }
 
@@ -1799,8 +1978,9 @@ type LLMFallbackAdapterOptions = FallbackAdapterOptions<LLM>;
  */
 declare class LLMFallbackAdapter extends TypedEmitter<FallbackAdapterEvents> implements LLM {
     readonly providers: readonly LLM[];
+    readonly specificationVersion = "v1";
     readonly label: string;
-    readonly capabilities: LLMCapabilities;
+    readonly supportsToolCalls: boolean;
     private readonly tracker;
     constructor(providers: readonly LLM[], options?: LLMFallbackAdapterOptions);
     /** The model of the provider that would serve the next request. */
@@ -1815,28 +1995,25 @@ interface STTFallbackAdapterOptions extends FallbackAdapterOptions<STT> {
     /** Segments the audio for providers that cannot stream (wrapped in `STTStreamAdapter`). */
     vad?: VAD;
 }
-type Recognition = {
-    type: 'final_transcript';
-    alternatives: SpeechAlternative[];
-};
 /**
  * Speech-to-text over a priority list of providers. A live stream runs on one provider at a time; when it
  * fails (an error, or the stream ending while audio still comes) the provider is marked unavailable and
  * the stream carries on with the next one, from the next pushed frame. Audio the failed provider had not
  * transcribed yet is lost; an utterance it had started is closed with `end_of_speech` so speech events
- * stay paired. Recovery works as in `LLMFallbackAdapter`.
+ * stay paired. Recovery works as in `LLMFallbackAdapter`. The providers must share an input sample rate,
+ * since a switch happens between two frames.
  */
-declare class STTFallbackAdapter extends TypedEmitter<FallbackAdapterEvents> implements STT {
+declare class STTFallbackAdapter extends TypedEmitter<FallbackAdapterEvents> implements StreamingSTT {
     readonly providers: readonly STT[];
+    readonly specificationVersion = "v1";
+    readonly kind = "streaming";
     readonly label: string;
-    readonly capabilities: STTCapabilities;
+    readonly inputSampleRates: readonly number[];
     private readonly tracker;
     /** What each provider's live stream comes from: itself, or a VAD-driven adapter. */
     private readonly streamers;
     constructor(providers: readonly STT[], options?: STTFallbackAdapterOptions);
-    /** One-shot recognition on the first provider that offers `recognize()` and succeeds. */
-    recognize(frames: AudioFrame[], options?: STTStreamOptions): Promise<Recognition>;
-    stream(options?: STTStreamOptions): STTStream;
+    stream(options: STTStreamOptions): STTStream;
     availability(): ProviderAvailability[];
     /** Stops the probes and closes every provider. */
     close(): Promise<void>;
@@ -1849,27 +2026,23 @@ interface TTSFallbackAdapterOptions extends FallbackAdapterOptions<TTS> {
 /**
  * Text-to-speech over a priority list of providers, which must share their channel count; audio of
  * providers with a lower sample rate is resampled to the highest one, so a switch never changes the
- * format. `synthesize()` behaves like `LLMFallbackAdapter.chat()`. A `stream()` keeps the text of every segment
- * whose audio has not finished; when its provider fails, the stream moves to the next provider and
- * replays that text, provided no audio of an unfinished segment went out (a segment is never spoken
- * twice, nor half by one voice and half by another). Otherwise the error surfaces. Segment ids are the
- * adapter's own, so a switch is invisible to the consumer.
+ * format. `synthesize()` behaves like `LLMFallbackAdapter.chat()`. A `stream()` keeps the text pushed
+ * into it; when its provider fails before any audio went out, the stream moves to the next provider and
+ * replays that text. After audio went out the error surfaces: a reply is never spoken twice, nor half by
+ * one voice and half by another.
  */
-declare class TTSFallbackAdapter extends TypedEmitter<FallbackAdapterEvents> implements TTS {
+declare class TTSFallbackAdapter extends TypedEmitter<FallbackAdapterEvents> implements StreamingTTS {
     readonly providers: readonly TTS[];
+    readonly specificationVersion = "v1";
+    readonly kind = "streaming";
     readonly label: string;
     readonly sampleRate: number;
     readonly numChannels: number;
-    readonly capabilities: TTSCapabilities;
     private readonly tracker;
     private readonly streamers;
     constructor(providers: readonly TTS[], options?: TTSFallbackAdapterOptions);
-    synthesize(text: string, options?: {
-        signal?: AbortSignal;
-    }): AsyncIterable<SynthesizedAudio>;
-    stream(options?: {
-        signal?: AbortSignal;
-    }): TTSStream;
+    synthesize(text: string, options?: ProviderCallOptions): AsyncIterable<SynthesizedAudio>;
+    stream(options?: ProviderCallOptions): TTSStream;
     availability(): ProviderAvailability[];
     /** Stops the probes and closes every provider. */
     close(): Promise<void>;
@@ -2015,4 +2188,4 @@ declare function isAgentDefinition(value: unknown): value is AgentDefinition;
  */
 declare function agentDefinitionFromModule(module: unknown, fileName: string): AgentDefinition;
 
-export { APIConnectionError, APIError, type APIErrorOptions, APIStatusError, APITimeoutError, type AddMessageOptions, Agent, type AgentDefinition, type AgentDefinitionInit, type AgentHandoff, type AgentOptions, AgentSession, type AgentSessionOptions, type AgentState, AgentTask, AllProvidersFailedError, type AnyTool, AudioFrame, type AudioFrameLike, type AudioInput, type AudioOutput, AudioOutputBase, AudioResampler, type AudioResamplerOptions, type AvailabilityChangedEvent, Broadcast, type BroadcastSubscriberOptions, Channel, ChannelClosedError, type ChannelOptions, type ChatContent, ChatContext, type ChatItem, type ChatMessage, type ChatRole, type Clock, type CommittedTurn, type CopyOptions, DEFAULT_RETRY_POLICY, type ErrorSource, type EventMap, type FallbackAdapterEvents, type FallbackAdapterOptions, FrameChunker, type FrameChunkerOptions, type FunctionCall, type FunctionCallOutput, type GenerateReplyOptions, type IdGenerator, type ImageContent, type InterruptReason, InvalidAudioError, type JSONSchema, Job, type JobContext, type JobNotice, type JobOptions, type JobTransport, type LLM, type LLMCapabilities, type LLMChatOptions, LLMFallbackAdapter, type LLMFallbackAdapterOptions, type LLMStreamPart, type LLMUsage, type Listener, type LogFn, type LogLevel, type Logger, type LoggerOptions, MAX_RESAMPLER_SAMPLE_RATE, MissingProviderError, MissingVADError, type NoticeLevel, NullAudioOutput, type OverflowPolicy, type PlaybackEvent, type PlaybackFinished, type ProviderAvailability, REDACTED, RealClock, type ResamplerQuality, type RetryPolicy, RunContext, type STT, type STTCapabilities, type STTEvent, STTFallbackAdapter, type STTFallbackAdapterOptions, type STTStream, STTStreamAdapter, type STTStreamAdapterOptions, type STTStreamOptions, type SayOptions, SentenceStream, SentenceTokenizer, type SentenceTokenizerOptions, SessionClosedError, type SessionEvents, type SessionIO, type SessionMetrics, type SessionStartOptions, type SpeechAlternative, SpeechDeadlockError, SpeechHandle, type SpeechHandleInit, SpeechInterruptedError, SpeechInterruptedReason, type SpeechOutcome, SpeechPriority, StopResponse, type SynthesizedAudio, type TTS, type TTSCapabilities, TTSFallbackAdapter, type TTSFallbackAdapterOptions, type TTSStream, TTSStreamAdapter, type TTSStreamAdapterOptions, TaskContextError, type TextOutput, type TimedTraceRecord, type TimedWord, type TimerHandle, type Tool, type ToolChoice, ToolError, type ToolOptions, type TraceRecord, type TraceSink, type TurnDetector, type TurnHandlingOptions, TypedEmitter, type UserState, type VAD, type VADCapabilities, type VADEvent, type VADStream, VirtualClock, type VirtualClockOptions, VoxwireError, type WithRetryOptions, abortReason, agentDefinitionFromModule, concatenateFrames, countWords, createIdGenerator, createLogger, defaultLogger, defaultTurnHandling, defineAgent, float32ToInt16, frameDurationMs, frameFromBytes, frameToBytes, int16FromBytes, int16ToBytes, int16ToFloat32, isAbortError, isAgentDefinition, isRetryableError, isRetryableStatus, isSecretKey, messageText, peakAmplitude, peakDbfs, prewarmAgent, processId, realClock, redactLogText, redactLogValue, redactingLogger, repeatWithTimers, resampleFrame, resolveRetryPolicy, resolveTurnHandling, retryDelayMs, rmsDbfs, samplesPerChannelForDuration, setDefaultLogger, silenceLike, silentLogger, sleepWithTimer, splitFrame, splitWords, toMono, tool, withRetry };
+export { APIConnectionError, APIError, type APIErrorOptions, APIStatusError, APITimeoutError, type AddMessageOptions, Agent, type AgentDefinition, type AgentDefinitionInit, type AgentHandoff, type AgentOptions, AgentSession, type AgentSessionOptions, type AgentState, AgentTask, AllProvidersFailedError, type AnyTool, AudioFrame, type AudioFrameLike, type AudioInput, type AudioOutput, AudioOutputBase, AudioResampler, type AudioResamplerOptions, type AvailabilityChangedEvent, type BatchSTT, type BatchTTS, Broadcast, type BroadcastSubscriberOptions, Channel, ChannelClosedError, type ChannelOptions, type ChatContent, ChatContext, type ChatItem, type ChatMessage, type ChatRole, type Clock, type CommittedTurn, type ConversationTurn, type CopyOptions, DEFAULT_RETRY_POLICY, type ErrorSource, type EventMap, type FallbackAdapterEvents, type FallbackAdapterOptions, FrameChunker, type FrameChunkerOptions, type FunctionCall, type FunctionCallOutput, type GenerateReplyOptions, type IdGenerator, type ImageContent, type InterruptReason, InvalidAudioError, type JSONSchema, Job, type JobContext, type JobNotice, type JobOptions, type JobTransport, type LLM, type LLMChatOptions, type LLMContentPart, LLMFallbackAdapter, type LLMFallbackAdapterOptions, type LLMMessage, type LLMStreamPart, type LLMToolCall, type LLMUsage, type Listener, type LogFn, type LogLevel, type Logger, type LoggerOptions, MAX_RESAMPLER_SAMPLE_RATE, MissingProviderError, MissingVADError, type NoticeLevel, NullAudioOutput, type OverflowPolicy, type PlaybackEvent, type PlaybackFinished, type ProviderAvailability, type ProviderCallOptions, type ProviderProblem, ProviderProblemError, REDACTED, RealClock, type ResamplerQuality, type RetryPolicy, RunContext, SPECIFICATION_VERSION, type STT, type STTEvent, STTFallbackAdapter, type STTFallbackAdapterOptions, type STTStream, STTStreamAdapter, type STTStreamAdapterOptions, type STTStreamOptions, type SayOptions, SentenceStream, SentenceTokenizer, type SentenceTokenizerOptions, SessionClosedError, type SessionEvents, type SessionIO, type SessionMetrics, type SessionStartOptions, type SpecificationVersion, type SpeechAlternative, SpeechDeadlockError, SpeechHandle, type SpeechHandleInit, SpeechInterruptedError, SpeechInterruptedReason, type SpeechOutcome, SpeechPriority, StopResponse, type StreamingSTT, type StreamingTTS, type SynthesizedAudio, type TTS, TTSFallbackAdapter, type TTSFallbackAdapterOptions, type TTSStream, TTSStreamAdapter, type TTSStreamAdapterOptions, TaskContextError, type TextOutput, type TimedTraceRecord, type TimerHandle, type Tool, type ToolChoice, type ToolDefinition, ToolError, type ToolOptions, type TraceRecord, type TraceSink, type TurnDetector, type TurnHandlingOptions, TypedEmitter, type UserState, type VAD, type VADEvent, type VADStream, VirtualClock, type VirtualClockOptions, VoxwireError, type WithRetryOptions, abortReason, agentDefinitionFromModule, concatenateFrames, countWords, createIdGenerator, createLogger, defaultLogger, defaultTurnHandling, defineAgent, float32ToInt16, frameDurationMs, frameFromBytes, frameToBytes, int16FromBytes, int16ToBytes, int16ToFloat32, isAbortError, isAgentDefinition, isRetryableError, isRetryableStatus, isSecretKey, messageText, peakAmplitude, peakDbfs, prewarmAgent, processId, realClock, redactLogText, redactLogValue, redactingLogger, repeatWithTimers, resampleFrame, resolveRetryPolicy, resolveTurnHandling, retryDelayMs, rmsDbfs, samplesPerChannelForDuration, setDefaultLogger, silenceLike, silentLogger, sleepWithTimer, splitFrame, splitWords, toConversationTurns, toLLMMessages, toMono, tool, toolDefinitions, withRetry };

@@ -1,3 +1,5 @@
+import type { ProviderProblem } from './providers/common.js';
+
 /** Base class of every error the core throws on purpose, so users can tell ours from theirs. */
 export class VoxwireError extends Error {
   override name = 'VoxwireError';
@@ -114,4 +116,28 @@ export function isAbortError(error: unknown): boolean {
     'name' in error &&
     (error as { name: unknown }).name === 'AbortError'
   );
+}
+
+/**
+ * A provider recovered from a problem by itself (a reconnect, dropped audio, a retry). The session
+ * reports it as a recoverable `error` event; `problem` holds the provider's own account of it.
+ */
+export class ProviderProblemError extends VoxwireError {
+  override name = 'ProviderProblemError';
+  constructor(readonly problem: ProviderProblem) {
+    super(describeProblem(problem), { cause: 'error' in problem ? problem.error : undefined });
+  }
+}
+
+function describeProblem(problem: ProviderProblem): string {
+  switch (problem.type) {
+    case 'retrying':
+      return `retrying (attempt ${problem.attempt}) in ${problem.delayMs} ms: ${problem.error.message}`;
+    case 'reconnecting':
+      return `reconnecting (attempt ${problem.attempt}) in ${problem.delayMs} ms: ${problem.error.message}`;
+    case 'audio_dropped':
+      return `dropped ${Math.round(problem.droppedMs)} ms of audio: ${problem.message}`;
+    case 'warning':
+      return problem.message;
+  }
 }

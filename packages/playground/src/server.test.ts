@@ -1,4 +1,11 @@
-import { Agent, AgentSession, defineAgent, type LLM, silentLogger } from '@voxwire/agents';
+import {
+  Agent,
+  AgentSession,
+  defineAgent,
+  type LLM,
+  SPECIFICATION_VERSION,
+  silentLogger,
+} from '@voxwire/agents';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { type Playground, startPlayground } from './server.js';
@@ -6,10 +13,12 @@ import { type Playground, startPlayground } from './server.js';
 const echoLLM: LLM = {
   label: 'echo',
   model: 'echo',
-  capabilities: { toolCalls: false },
-  async *chat({ chatCtx }) {
-    const last = chatCtx.items.at(-1);
-    const text = last?.type === 'message' ? String(last.content[0]) : '';
+  specificationVersion: SPECIFICATION_VERSION,
+  supportsToolCalls: false,
+  async *chat({ messages }) {
+    const last = messages.at(-1);
+    const text =
+      last?.role === 'user' ? last.content.map((p) => (p.type === 'text' ? p.text : '')).join('') : '';
     yield { type: 'text_delta', text: `echo: ${text}` };
     yield { type: 'finish', reason: 'stop' };
   },

@@ -1,4 +1,4 @@
-import { AudioFrame, ChatItem, SpeechHandle, Agent, AgentSessionOptions, AgentSession, Clock, AudioOutputBase, LLM, LLMCapabilities, LLMChatOptions, LLMStreamPart, STT, STTCapabilities, STTStreamOptions, STTStream, TTS, TTSCapabilities, TTSStream, SynthesizedAudio, TurnDetector, ChatContext, VAD, VADCapabilities, VADStream, TurnHandlingOptions, SessionMetrics, TimedTraceRecord } from '@voxwire/agents';
+import { AudioFrame, ChatItem, SpeechHandle, Agent, AgentSessionOptions, AgentSession, Clock, AudioOutputBase, LLM, LLMChatOptions, LLMStreamPart, StreamingSTT, STTStreamOptions, STTStream, StreamingTTS, TTSStream, SynthesizedAudio, BatchTTS, TurnDetector, ConversationTurn, VAD, VADStream, TurnHandlingOptions, SessionMetrics, TimedTraceRecord } from '@voxwire/agents';
 
 /**
  * The simulated microphone speaks in codes: user speech segment `i` is a square wave whose amplitude
@@ -302,9 +302,10 @@ interface FakeLLMOptions {
  */
 declare class FakeLLM implements LLM {
     private readonly options;
+    readonly specificationVersion = "v1";
     readonly label = "fake.FakeLLM";
     readonly model = "scripted";
-    readonly capabilities: LLMCapabilities;
+    readonly supportsToolCalls = true;
     /** Every request, in order. */
     readonly requests: FakeLLMRequest[];
     private readonly used;
@@ -357,16 +358,19 @@ interface FakeSTTOptions {
  * frame belongs to, emits interims as the audio accumulates, and a final transcript of the part it
  * heard after the utterance ends. Fed silence, it hears nothing, as a real recognizer would.
  */
-declare class FakeSTT implements STT {
+declare class FakeSTT implements StreamingSTT {
     readonly options: FakeSTTOptions;
+    readonly specificationVersion = "v1";
+    readonly kind = "streaming";
     readonly label = "fake.FakeSTT";
-    readonly capabilities: STTCapabilities;
+    /** Every common rate, so the session hands the fake microphone's frames over untouched. */
+    readonly inputSampleRates: readonly number[];
     private readonly streams;
     private outageUntil;
     private framesTotal;
     constructor(options: FakeSTTOptions);
     get framesPushed(): number;
-    stream(options?: STTStreamOptions): STTStream;
+    stream(options: STTStreamOptions): STTStream;
     /** Drops every open connection; new ones fail until `outageMs` has passed. */
     disconnect(outageMs?: number): void;
     /** @internal */
@@ -383,8 +387,6 @@ interface FakeTTSOptions {
     ttfbMs?: number;
     /** Synthesis time per ms of audio after the first byte. Default 0.2 (5x faster than real time). */
     realtimeFactor?: number;
-    /** Accept text incrementally (true, the default) or only whole texts (the session then adapts). */
-    streaming?: boolean;
     sampleRate?: number;
     /** Synthesis of text containing any of these fails (case-insensitive). */
     failOn?: readonly string[];
@@ -400,12 +402,13 @@ interface FakeTTSOptions {
  * A speech synthesizer whose audio lasts in proportion to its text. Audio is produced on demand (the
  * consumer's pace bounds the buffer) after a time to first byte, faster than real time.
  */
-declare class FakeTTS implements TTS {
+declare class FakeTTS implements StreamingTTS {
     readonly options: FakeTTSOptions;
+    readonly specificationVersion = "v1";
+    readonly kind = "streaming";
     readonly label = "fake.FakeTTS";
     readonly sampleRate: number;
     readonly numChannels = 1;
-    readonly capabilities: TTSCapabilities;
     /** @internal */
     readonly streams: Set<FakeTTSStream>;
     private outageUntil;
@@ -414,6 +417,8 @@ declare class FakeTTS implements TTS {
     outage(durationMs: number): void;
     /** @internal */
     get down(): boolean;
+    /** The same synthesizer seen as one that takes only whole texts (the session then cuts sentences). */
+    asBatch(): BatchTTS;
     synthesize(text: string, options?: {
         signal?: AbortSignal;
     }): AsyncIterable<SynthesizedAudio>;
@@ -468,13 +473,13 @@ interface FakeTurnDetectorOptions {
 /** An end-of-turn model with a scripted verdict and latency; outages make predictions fail. */
 declare class FakeTurnDetector implements TurnDetector {
     private readonly options;
+    readonly specificationVersion = "v1";
     readonly label = "fake.FakeTurnDetector";
     private outageUntil;
     constructor(options: FakeTurnDetectorOptions);
     outage(durationMs: number): void;
     unlikelyThreshold(): number;
-    supportsLanguage(): boolean;
-    predictEndOfTurn(chatCtx: ChatContext, options?: {
+    predictEndOfTurn(turns: readonly ConversationTurn[], options?: {
         signal?: AbortSignal;
     }): Promise<number>;
 }
@@ -502,8 +507,10 @@ interface ScriptedVADOptions {
  */
 declare class ScriptedVAD implements VAD {
     private readonly options;
+    readonly specificationVersion = "v1";
     readonly label = "fake.ScriptedVAD";
-    readonly capabilities: VADCapabilities;
+    /** How often the detector reports, in ms of audio. */
+    readonly windowMs: number;
     readonly minSilenceDurationMs: number;
     readonly minSpeechDurationMs: number;
     private readonly streams;

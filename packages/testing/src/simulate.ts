@@ -164,7 +164,6 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
     msPerChar: config.tts.msPerChar,
     frameMs: scenario.tts?.frameMs ?? 40,
     realtimeFactor: scenario.tts?.realtimeFactor ?? 0.2,
-    streaming: scenario.tts?.streaming ?? true,
     ...(scenario.tts?.failOn ? { failOn: scenario.tts.failOn } : {}),
     onEvent: (e) =>
       recorder.sim(
@@ -203,7 +202,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
     vad,
     stt,
     llm,
-    tts,
+    tts: scenario.tts?.streaming === false ? tts.asBatch() : tts,
     ...(turnDetector ? { turnDetector } : {}),
     clock,
     turnHandling: config.turnHandling,

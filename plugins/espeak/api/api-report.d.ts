@@ -1,4 +1,4 @@
-import { APIConnectionError, TTS, TTSCapabilities, SynthesizedAudio, TTSStream } from '@voxwire/agents';
+import { APIConnectionError, BatchTTS, ProviderCallOptions, SynthesizedAudio } from '@voxwire/agents';
 
 /** The espeak-ng program could not be run. The message says how to install it. */
 declare class EspeakNotFoundError extends APIConnectionError {
@@ -29,28 +29,23 @@ interface EspeakTTSOptions {
  * const session = new AgentSession({ vad, stt, llm, tts: new EspeakTTS({ voice: 'en-gb' }) });
  * ```
  */
-declare class EspeakTTS implements TTS {
+declare class EspeakTTS implements BatchTTS {
+    readonly specificationVersion = "v1";
+    /** One process per text: the session cuts streamed text into sentences for it. */
+    readonly kind = "batch";
     readonly label = "espeak-ng";
     readonly sampleRate = 22050;
     readonly numChannels = 1;
-    /** One process per text: the session cuts streamed text into sentences for it. */
-    readonly capabilities: TTSCapabilities;
     readonly binary: string;
     private readonly args;
     private readonly frameMs;
-    private adapter;
     constructor(options?: EspeakTTSOptions);
     /**
      * Checks that the program runs and returns its version line. Rejects with `EspeakNotFoundError`
      * (whose message says how to install it) when it does not.
      */
     static check(binary?: string): Promise<string>;
-    synthesize(text: string, options?: {
-        signal?: AbortSignal;
-    }): AsyncIterable<SynthesizedAudio>;
-    stream(options?: {
-        signal?: AbortSignal;
-    }): TTSStream;
+    synthesize(text: string, options?: ProviderCallOptions): AsyncIterable<SynthesizedAudio>;
 }
 
 interface PcmFormat {

@@ -3,11 +3,10 @@ import {
   APIConnectionError,
   AudioFrame,
   FrameChunker,
+  type BatchTTS,
+  type ProviderCallOptions,
+  SPECIFICATION_VERSION,
   type SynthesizedAudio,
-  type TTS,
-  type TTSCapabilities,
-  type TTSStream,
-  TTSStreamAdapter,
 } from '@voxwire/agents';
 import { EspeakNotFoundError } from './errors.js';
 import { StreamingWavReader } from './wav-reader.js';
@@ -38,16 +37,16 @@ const ESPEAK_SAMPLE_RATE = 22050;
  * const session = new AgentSession({ vad, stt, llm, tts: new EspeakTTS({ voice: 'en-gb' }) });
  * ```
  */
-export class EspeakTTS implements TTS {
+export class EspeakTTS implements BatchTTS {
+  readonly specificationVersion = SPECIFICATION_VERSION;
+  /** One process per text: the session cuts streamed text into sentences for it. */
+  readonly kind = 'batch';
   readonly label = 'espeak-ng';
   readonly sampleRate = ESPEAK_SAMPLE_RATE;
   readonly numChannels = 1;
-  /** One process per text: the session cuts streamed text into sentences for it. */
-  readonly capabilities: TTSCapabilities = { streaming: false };
   readonly binary: string;
   private readonly args: string[];
   private readonly frameMs: number;
-  private adapter: TTSStreamAdapter | undefined;
 
   constructor(options: EspeakTTSOptions = {}) {
     this.binary = options.binary ?? 'espeak-ng';
@@ -101,7 +100,7 @@ export class EspeakTTS implements TTS {
     });
   }
 
-  async *synthesize(text: string, options: { signal?: AbortSignal } = {}): AsyncIterable<SynthesizedAudio> {
+  async *synthesize(text: string, options: ProviderCallOptions = {}): AsyncIterable<SynthesizedAudio> {
     const signal = options.signal;
     if (signal?.aborted || text.trim() === '') return;
     const child = spawn(this.binary, this.args, { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -119,10 +118,8 @@ export class EspeakTTS implements TTS {
     child.stdin.end(text, 'utf8');
     const kill = () => child.kill('SIGKILL');
     signal?.addEventListener('abort', kill, { once: true });
-    const segmentId = `espeak-${child.pid ?? 0}`;
     const reader = new StreamingWavReader();
     let chunker: FrameChunker | undefined;
-    let held: AudioFrame | undefined;
     try {
       for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
         if (signal?.aborted) return;
@@ -138,11 +135,9 @@ export class EspeakTTS implements TTS {
           new AudioFrame(samples, format.sampleRate, format.channels, samples.length / format.channels),
         );
         for (const frame of frames) {
-          // One frame is held back so that the last one can be marked final.
-          if (held) yield { frame: held, segmentId, final: false };
           // Frames of the chunk in hand are not handed out once the synthesis was aborted.
           if (signal?.aborted) return;
-          held = frame;
+          yield { frame };
         }
       }
       const code = await exited;
@@ -152,11 +147,7 @@ export class EspeakTTS implements TTS {
           retryable: false,
         });
       }
-      for (const frame of chunker?.flush() ?? []) {
-        if (held) yield { frame: held, segmentId, final: false };
-        held = frame;
-      }
-      if (held) yield { frame: held, segmentId, final: true };
+      for (const frame of chunker?.flush() ?? []) yield { frame };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT')
         throw new EspeakNotFoundError(this.binary, error);
@@ -172,10 +163,5 @@ export class EspeakTTS implements TTS {
       signal?.removeEventListener('abort', kill);
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }
-  }
-
-  stream(options: { signal?: AbortSignal } = {}): TTSStream {
-    this.adapter ??= new TTSStreamAdapter(this);
-    return this.adapter.stream(options);
   }
 }

@@ -1,4 +1,4 @@
-import { AudioFrame, RetryPolicy, Clock, VoxwireError, LLMUsage, APIError, LLM as LLM$1, LLMCapabilities, ToolChoice, LLMChatOptions, LLMStreamPart, STT as STT$1, STTCapabilities, VAD, STTStreamOptions, SpeechAlternative, STTStream, TTS as TTS$1, TTSCapabilities, SynthesizedAudio, TTSStream } from '@voxwire/agents';
+import { AudioFrame, RetryPolicy, Clock, VoxwireError, LLMUsage, APIError, LLM as LLM$1, ToolChoice, LLMChatOptions, LLMStreamPart, BatchSTT, STTStreamOptions, SpeechAlternative, BatchTTS, ProviderCallOptions, SynthesizedAudio } from '@voxwire/agents';
 import OpenAI, { ClientOptions } from 'openai';
 
 /** Encodes frames as one 16-bit PCM WAV file in memory. All frames must share rate and channel count. */
@@ -75,6 +75,7 @@ interface LLMOptions extends OpenAIClientOptions {
      * (the Responses API; requests are sent with `store: false` unless `extraBody` says otherwise).
      */
     api?: 'chat' | 'responses';
+    /** Sampling temperature; unset leaves the server's default. */
     temperature?: number;
     /** Sent as `max_tokens`: the older name, which most local servers understand. */
     maxTokens?: number;
@@ -82,8 +83,13 @@ interface LLMOptions extends OpenAIClientOptions {
     maxCompletionTokens?: number;
     /** Default tool choice when a call does not set one. */
     toolChoice?: ToolChoice;
-    /** Default for `parallel_tool_calls` when a call does not set it; unset leaves the server's default. */
+    /** Sent as `parallel_tool_calls` with tools; unset leaves the server's default. */
     parallelToolCalls?: boolean;
+    /**
+     * Whether the model can call tools. Default true; set false for a local model without tool support,
+     * and the session then sends it no tools (and says so once).
+     */
+    supportsToolCalls?: boolean;
     /** Sends tools with `strict: true` (the schemas must then satisfy OpenAI's strict subset). Default false. */
     strictTools?: boolean;
     /** Asks for usage in the last chunk (`stream_options.include_usage`). Default true. */
@@ -95,9 +101,10 @@ interface LLMOptions extends OpenAIClientOptions {
 }
 /** A streaming chat model over the official `openai` SDK. */
 declare class LLM implements LLM$1 {
+    readonly specificationVersion = "v1";
     readonly label = "openai.LLM";
     readonly model: string;
-    readonly capabilities: LLMCapabilities;
+    readonly supportsToolCalls: boolean;
     private readonly resolved;
     private readonly options;
     private readonly listeners;
@@ -120,33 +127,28 @@ interface STTOptions extends OpenAIClientOptions {
     language?: string;
     /** Context for the recognizer: vocabulary, names, the previous sentence. */
     prompt?: string;
-    /**
-     * A VAD that lets `stream()` work: utterances are cut by the VAD and recognized one by one through the
-     * core's STTStreamAdapter.
-     */
-    vad?: VAD;
 }
-type FinalTranscript = {
-    type: 'final_transcript';
-    alternatives: SpeechAlternative[];
-};
 /**
- * Speech-to-text over the transcriptions endpoint. It recognizes finished utterances only
- * (`capabilities.streaming` is false): a session pairs it with a VAD through the core's STTStreamAdapter.
- * `timeoutMs` bounds the whole request here, since the answer is not streamed. Retries are off by
- * default because the adapter already retries a failed `recognize()`; set `retry` to retry here too.
+ * Speech-to-text over the transcriptions endpoint: a batch recognizer (`kind: 'batch'`), which
+ * transcribes one finished utterance per request. The session cuts the utterances with its VAD and
+ * resamples them to 16 kHz mono (`inputSampleRates`). `timeoutMs` bounds the whole request here, since
+ * the answer is not streamed. Retries are off by default because the session already retries a failed
+ * `recognize()`; set `retry` to retry here too.
  */
-declare class STT implements STT$1 {
+declare class STT implements BatchSTT {
+    readonly specificationVersion = "v1";
+    readonly kind = "batch";
     readonly label = "openai.STT";
+    readonly inputSampleRates: readonly number[];
     readonly model: string;
-    readonly capabilities: STTCapabilities;
     private readonly resolved;
     private readonly options;
-    private adapter;
     constructor(options?: STTOptions);
-    recognize(frames: AudioFrame[], options?: STTStreamOptions): Promise<FinalTranscript>;
-    /** A live stream through the core's STTStreamAdapter and the `vad` option. */
-    stream(options?: STTStreamOptions): STTStream;
+    /**
+     * Uploads the utterance as a WAV file at `options.sampleRate` and returns one alternative. Rejects
+     * with a typed `APIError`, or with the signal's reason when aborted.
+     */
+    recognize(frames: readonly AudioFrame[], options: STTStreamOptions): Promise<SpeechAlternative[]>;
 }
 
 interface TTSOptions extends OpenAIClientOptions {
@@ -158,19 +160,20 @@ interface TTSOptions extends OpenAIClientOptions {
     speed?: number;
     /** Tone and style instructions (gpt-4o-mini-tts and later). */
     instructions?: string;
-    /** Length of the emitted frames in ms (the last one of a segment may be shorter). Default 20. */
+    /** Length of the emitted frames in ms (the last one of a text may be shorter). Default 20. */
     frameSizeMs?: number;
 }
 /**
- * Text-to-speech over the speech endpoint, streamed: frames are emitted as the audio bytes arrive. The
- * endpoint takes whole texts (`capabilities.streaming` is false), so `stream()` synthesizes one segment
- * per `flush()`; the core's sentence StreamAdapter gives lower latency for LLM output.
+ * Text-to-speech over the speech endpoint: a batch synthesizer (`kind: 'batch'`), since the endpoint
+ * takes whole texts. The session cuts a reply into sentences and synthesizes them one by one (the core's
+ * `TTSStreamAdapter`). Each text's audio is streamed: frames are emitted as the bytes arrive.
  */
-declare class TTS implements TTS$1 {
+declare class TTS implements BatchTTS {
+    readonly specificationVersion = "v1";
+    readonly kind = "batch";
     readonly label = "openai.TTS";
     readonly sampleRate = 24000;
     readonly numChannels = 1;
-    readonly capabilities: TTSCapabilities;
     readonly model: string;
     readonly voice: string;
     private readonly resolved;
@@ -178,15 +181,10 @@ declare class TTS implements TTS$1 {
     private readonly frameSizeMs;
     constructor(options?: TTSOptions);
     /**
-     * Audio of one text, as one segment. Retries happen only before the first frame is yielded; an abort
-     * ends the iteration quietly and closes the HTTP stream.
+     * Audio of one text. Retries happen only before the first frame is yielded, each reported to
+     * `onProblem`; an abort ends the iteration quietly and closes the HTTP stream.
      */
-    synthesize(text: string, options?: {
-        signal?: AbortSignal;
-    }): AsyncIterable<SynthesizedAudio>;
-    stream(options?: {
-        signal?: AbortSignal;
-    }): TTSStream;
+    synthesize(text: string, options?: ProviderCallOptions): AsyncIterable<SynthesizedAudio>;
     private run;
     private attempt;
 }

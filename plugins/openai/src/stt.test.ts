@@ -2,16 +2,19 @@ import {
   APIStatusError,
   APITimeoutError,
   AudioFrame,
+  AudioResampler,
   Channel,
   InvalidAudioError,
+  type ProviderProblem,
+  SPECIFICATION_VERSION,
   type STTEvent,
+  STTStreamAdapter,
   type VAD,
   type VADEvent,
 } from '@voxwire/agents';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { encodeWav } from './audio/wav.js';
-import { OpenAIConfigError } from './client.js';
-import { STT, type STTOptions } from './stt.js';
+import { STT, STT_SAMPLE_RATE, type STTOptions } from './stt.js';
 import {
   type FakeOpenAIServer,
   TRANSCRIPTIONS_PATH,
@@ -61,16 +64,21 @@ describe('encodeWav', () => {
 });
 
 describe('STT', () => {
+  it('is a batch recognizer of specification v1 that asks for 16 kHz', () => {
+    const stt = makeSTT();
+    expect(stt.specificationVersion).toBe(SPECIFICATION_VERSION);
+    expect(stt.kind).toBe('batch');
+    expect(stt.inputSampleRates).toEqual([16_000]);
+    expect(STT_SAMPLE_RATE).toBe(16_000);
+    expect(stt).not.toHaveProperty('stream');
+  });
+
   it('recognizes an utterance by uploading it as WAV', async () => {
     server.enqueue(TRANSCRIPTIONS_PATH, jsonResponse(200, { text: '  hello world ' }));
     const stt = makeSTT({ language: 'en', prompt: 'Voxwire' });
     const frames = [tone(160), tone(160, 16_000, 160)];
-    const result = await stt.recognize(frames);
-    expect(result).toEqual({
-      type: 'final_transcript',
-      alternatives: [{ text: 'hello world', language: 'en' }],
-    });
-    expect(stt.capabilities.streaming).toBe(false);
+    const result = await stt.recognize(frames, { sampleRate: 16_000 });
+    expect(result).toEqual([{ text: 'hello world', language: 'en' }]);
     const fields = Object.fromEntries(server.requests[0]!.fields.map((f) => [f.name, f]));
     expect(fields.model!.data.toString()).toBe('gpt-4o-mini-transcribe');
     expect(fields.language!.data.toString()).toBe('en');
@@ -80,44 +88,113 @@ describe('STT', () => {
     expect(Buffer.compare(fields.file!.data, Buffer.from(encodeWav(frames)))).toBe(0);
   });
 
+  it('uploads the WAV at the rate it was given: 16 kHz from the session', async () => {
+    server.enqueue(TRANSCRIPTIONS_PATH, jsonResponse(200, { text: 'hi' }), jsonResponse(200, { text: 'hi' }));
+    const stt = makeSTT();
+    // 100 ms of 16 kHz audio, as the session sends it after resampling.
+    await stt.recognize([tone(1_600)], { sampleRate: stt.inputSampleRates[0]! });
+    const wav = wavHeader(server.requests[0]!);
+    expect(wav).toEqual({ sampleRate: 16_000, byteRate: 32_000, channels: 1, dataBytes: 3_200 });
+    // A caller that opened its stream at another rate gets that rate in the header.
+    await stt.recognize([tone(2_400, 24_000)], { sampleRate: 24_000 });
+    expect(wavHeader(server.requests[1]!)).toEqual({
+      sampleRate: 24_000,
+      byteRate: 48_000,
+      channels: 1,
+      dataBytes: 4_800,
+    });
+  });
+
+  it('uploads a third of the bytes once 48 kHz browser audio is resampled to the rate it asks for', async () => {
+    server.enqueue(TRANSCRIPTIONS_PATH, jsonResponse(200, { text: 'hi' }));
+    const stt = makeSTT();
+    // What the session does with a 48 kHz microphone: resample to the recognizer's preferred rate.
+    const resampler = new AudioResampler(48_000, stt.inputSampleRates[0]!);
+    const frames = [
+      ...resampler.push(tone(4_800, 48_000)),
+      ...resampler.push(tone(4_800, 48_000, 4_800)),
+      ...resampler.flush(),
+    ];
+    await stt.recognize(frames, { sampleRate: 16_000 });
+    const wav = wavHeader(server.requests[0]!);
+    expect(wav.sampleRate).toBe(16_000);
+    // 200 ms of mono 16-bit audio at 16 kHz, give or take the resampler's edge.
+    expect(Math.abs(wav.dataBytes - 6_400)).toBeLessThanOrEqual(64);
+  });
+
+  it('refuses frames at another rate than the one it was given', async () => {
+    const error = await makeSTT()
+      .recognize([tone(480, 48_000)], { sampleRate: 16_000 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidAudioError);
+    expect((error as Error).message).toContain('48000');
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('lets a call override the language', async () => {
     server.enqueue(TRANSCRIPTIONS_PATH, jsonResponse(200, { text: 'bonjour' }));
-    const result = await makeSTT({ language: 'en' }).recognize([tone(100)], { language: 'fr' });
-    expect(result.alternatives[0]).toEqual({ text: 'bonjour', language: 'fr' });
+    const result = await makeSTT({ language: 'en' }).recognize([tone(100)], {
+      language: 'fr',
+      sampleRate: 16_000,
+    });
+    expect(result).toEqual([{ text: 'bonjour', language: 'fr' }]);
+    const fields = Object.fromEntries(server.requests[0]!.fields.map((f) => [f.name, f]));
+    expect(fields.language!.data.toString()).toBe('fr');
   });
 
   it('skips the request for empty audio', async () => {
-    const result = await makeSTT().recognize([]);
-    expect(result.alternatives).toEqual([{ text: '' }]);
+    const result = await makeSTT().recognize([], { sampleRate: 16_000 });
+    expect(result).toEqual([{ text: '' }]);
     expect(server.requests).toHaveLength(0);
   });
 
   it('reports a 401 typed and does not retry it', async () => {
     server.enqueue(TRANSCRIPTIONS_PATH, errorResponse(401, 'bad key'));
+    const problems: ProviderProblem[] = [];
     const error = await makeSTT({ retry: { maxRetries: 2 } })
-      .recognize([tone(100)])
+      .recognize([tone(100)], { sampleRate: 16_000, onProblem: (p) => problems.push(p) })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIStatusError);
     expect((error as APIStatusError).retryable).toBe(false);
     expect(server.requests).toHaveLength(1);
+    expect(problems).toEqual([]);
   });
 
-  it('retries server errors when asked to', async () => {
+  it('does not retry by default, since the session retries recognize()', async () => {
+    server.enqueue(TRANSCRIPTIONS_PATH, errorResponse(500, 'oops'), jsonResponse(200, { text: 'never' }));
+    const error = await makeSTT()
+      .recognize([tone(100)], { sampleRate: 16_000 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIStatusError);
+    expect((error as APIStatusError).retryable).toBe(true);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('retries server errors when asked to, and reports each retry to onProblem', async () => {
     server.enqueue(
       TRANSCRIPTIONS_PATH,
       errorResponse(500, 'oops'),
       jsonResponse(200, { text: 'second time' }),
     );
-    const stt = makeSTT({ retry: { maxRetries: 1, initialDelayMs: 1 } });
-    expect((await stt.recognize([tone(100)])).alternatives[0]!.text).toBe('second time');
+    const stt = makeSTT({ retry: { maxRetries: 1, initialDelayMs: 1, jitter: 0 } });
+    const problems: ProviderProblem[] = [];
+    const result = await stt.recognize([tone(100)], {
+      sampleRate: 16_000,
+      onProblem: (p) => problems.push(p),
+    });
+    expect(result[0]!.text).toBe('second time');
     expect(server.requests).toHaveLength(2);
+    expect(problems).toEqual([
+      { type: 'retrying', attempt: 1, delayMs: 1, error: expect.any(APIStatusError) },
+    ]);
+    expect(problems[0]).toMatchObject({ error: { statusCode: 500 } });
   });
 
   it('times out a request that never answers', async () => {
     server.enqueue(TRANSCRIPTIONS_PATH, { steps: [{ kind: 'stall' }] });
     const error = await withTimeout(
       makeSTT({ timeoutMs: 400 })
-        .recognize([tone(100)])
+        .recognize([tone(100)], { sampleRate: 16_000 })
         .catch((e: unknown) => e),
       3_000,
       'stalled transcription',
@@ -129,7 +206,7 @@ describe('STT', () => {
   it('rejects with the abort reason and drops the request when aborted', async () => {
     server.enqueue(TRANSCRIPTIONS_PATH, { steps: [{ kind: 'stall' }] });
     const controller = new AbortController();
-    const pending = makeSTT().recognize([tone(100)], { signal: controller.signal });
+    const pending = makeSTT().recognize([tone(100)], { signal: controller.signal, sampleRate: 16_000 });
     setTimeout(() => controller.abort(), 50);
     const error = await withTimeout(
       pending.catch((e: unknown) => e),
@@ -140,47 +217,70 @@ describe('STT', () => {
     expect(await withTimeout(server.requests[0]!.closedEarly, 2_000, 'connection close')).toBe(true);
   });
 
-  it('streams through the core adapter when given a VAD', async () => {
+  it('streams through the core adapter with a VAD, at the stream rate', async () => {
     server.enqueue(TRANSCRIPTIONS_PATH, jsonResponse(200, { text: 'hello' }));
-    const stt = makeSTT({ vad: oneUtteranceVAD() });
-    const stream = stt.stream();
+    const stt = makeSTT();
+    const stream = new STTStreamAdapter(stt, oneUtteranceVAD()).stream({ sampleRate: 16_000 });
     stream.pushFrame(tone(160));
     stream.pushFrame(tone(160, 16_000, 160));
     stream.endInput();
     const events: STTEvent[] = [];
     for await (const event of stream) events.push(event);
-    expect(events.find((e) => e.type === 'final_transcript')).toEqual({
-      type: 'final_transcript',
-      alternatives: [{ text: 'hello' }],
-    });
+    expect(events).toEqual([
+      { type: 'start_of_speech' },
+      { type: 'final_transcript', alternatives: [{ text: 'hello' }] },
+      { type: 'end_of_speech' },
+    ]);
     const file = server.requests[0]!.fields.find((f) => f.name === 'file')!;
     expect(file.data.length).toBe(44 + 320 * 2);
-  });
-
-  it('explains how to stream when no VAD was given', () => {
-    expect(() => makeSTT().stream()).toThrow(OpenAIConfigError);
-    expect(() => makeSTT().stream()).toThrow(/STTStreamAdapter/);
+    expect(wavHeader(server.requests[0]!).sampleRate).toBe(16_000);
   });
 });
+
+/** The format fields of the uploaded WAV file. */
+function wavHeader(request: { fields: ReadonlyArray<{ name: string; data: Buffer }> }): {
+  sampleRate: number;
+  byteRate: number;
+  channels: number;
+  dataBytes: number;
+} {
+  const file = request.fields.find((f) => f.name === 'file')!.data;
+  expect(file.subarray(0, 4).toString('ascii')).toBe('RIFF');
+  expect(file.subarray(8, 12).toString('ascii')).toBe('WAVE');
+  const dataBytes = file.readUInt32LE(40);
+  expect(file.length).toBe(44 + dataBytes);
+  return {
+    sampleRate: file.readUInt32LE(24),
+    byteRate: file.readUInt32LE(28),
+    channels: file.readUInt16LE(22),
+    dataBytes,
+  };
+}
 
 /** A VAD that reports everything pushed before `endInput()` as one utterance. */
 function oneUtteranceVAD(): VAD {
   return {
+    specificationVersion: SPECIFICATION_VERSION,
     label: 'fake.VAD',
-    capabilities: { updateIntervalMs: 10 },
-    minSilenceDurationMs: 100,
-    minSpeechDurationMs: 10,
     stream() {
       const events = new Channel<VADEvent>({ capacity: 16, overflow: 'block' });
       const frames: AudioFrame[] = [];
-      const boundary = { timestampMs: 0, speechDurationMs: 0, silenceDurationMs: 0 };
+      let pushedMs = 0;
       return {
         pushFrame(frame) {
-          if (frames.length === 0) events.trySend({ type: 'start_of_speech', ...boundary, frames: [frame] });
+          if (frames.length === 0) {
+            events.trySend({ type: 'start_of_speech', timestampMs: 0, speechDurationMs: 0, frames: [frame] });
+          }
           frames.push(frame);
+          pushedMs += frame.durationMs;
         },
         endInput() {
-          events.trySend({ type: 'end_of_speech', ...boundary, frames: [...frames] });
+          events.trySend({
+            type: 'end_of_speech',
+            timestampMs: pushedMs,
+            silenceDurationMs: 0,
+            frames: [...frames],
+          });
           events.close();
         },
         async close() {

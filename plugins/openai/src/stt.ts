@@ -1,18 +1,17 @@
 import {
   type AudioFrame,
-  type SpeechAlternative,
-  type STTCapabilities,
-  type STT as STTContract,
-  type STTStream,
+  type BatchSTT,
+  InvalidAudioError,
+  SPECIFICATION_VERSION,
   type STTStreamOptions,
-  STTStreamAdapter,
-  type VAD,
+  type SpeechAlternative,
   abortReason,
   withRetry,
 } from '@voxwire/agents';
 import { toFile } from 'openai';
 import { encodeWav } from './audio/wav.js';
-import { type OpenAIClientOptions, OpenAIConfigError, type ResolvedClient, resolveClient } from './client.js';
+import { type OpenAIClientOptions, type ResolvedClient, resolveClient } from './client.js';
+import { reportProblem, retrying } from './problems.js';
 import { RequestGuard } from './request-guard.js';
 
 export interface STTOptions extends OpenAIClientOptions {
@@ -22,30 +21,31 @@ export interface STTOptions extends OpenAIClientOptions {
   language?: string;
   /** Context for the recognizer: vocabulary, names, the previous sentence. */
   prompt?: string;
-  /**
-   * A VAD that lets `stream()` work: utterances are cut by the VAD and recognized one by one through the
-   * core's STTStreamAdapter.
-   */
-  vad?: VAD;
 }
 
-type FinalTranscript = { type: 'final_transcript'; alternatives: SpeechAlternative[] };
+/**
+ * The rate utterances are uploaded at. The transcription models work on 16 kHz speech, so a higher rate
+ * only makes the upload bigger (three times for a browser's 48 kHz) and the answer slower.
+ */
+export const STT_SAMPLE_RATE = 16_000;
 
 const DEFAULT_STT_TIMEOUT_MS = 30_000;
 
 /**
- * Speech-to-text over the transcriptions endpoint. It recognizes finished utterances only
- * (`capabilities.streaming` is false): a session pairs it with a VAD through the core's STTStreamAdapter.
- * `timeoutMs` bounds the whole request here, since the answer is not streamed. Retries are off by
- * default because the adapter already retries a failed `recognize()`; set `retry` to retry here too.
+ * Speech-to-text over the transcriptions endpoint: a batch recognizer (`kind: 'batch'`), which
+ * transcribes one finished utterance per request. The session cuts the utterances with its VAD and
+ * resamples them to 16 kHz mono (`inputSampleRates`). `timeoutMs` bounds the whole request here, since
+ * the answer is not streamed. Retries are off by default because the session already retries a failed
+ * `recognize()`; set `retry` to retry here too.
  */
-export class STT implements STTContract {
+export class STT implements BatchSTT {
+  readonly specificationVersion = SPECIFICATION_VERSION;
+  readonly kind = 'batch';
   readonly label = 'openai.STT';
+  readonly inputSampleRates: readonly number[] = [STT_SAMPLE_RATE];
   readonly model: string;
-  readonly capabilities: STTCapabilities = { streaming: false, interimResults: false };
   private readonly resolved: ResolvedClient;
   private readonly options: STTOptions;
-  private adapter: STTStreamAdapter | undefined;
 
   constructor(options: STTOptions = {}) {
     this.options = options;
@@ -56,12 +56,23 @@ export class STT implements STTContract {
     });
   }
 
-  async recognize(frames: AudioFrame[], options: STTStreamOptions = {}): Promise<FinalTranscript> {
-    const { signal } = options;
+  /**
+   * Uploads the utterance as a WAV file at `options.sampleRate` and returns one alternative. Rejects
+   * with a typed `APIError`, or with the signal's reason when aborted.
+   */
+  async recognize(frames: readonly AudioFrame[], options: STTStreamOptions): Promise<SpeechAlternative[]> {
+    const { signal, onProblem, sampleRate } = options;
     if (signal?.aborted) throw abortReason(signal);
+    for (const frame of frames) {
+      if (frame.sampleRate !== sampleRate) {
+        throw new InvalidAudioError(
+          `${this.label}: frames must be at the stream's ${sampleRate} Hz, got one at ${frame.sampleRate} Hz`,
+        );
+      }
+    }
     const language = options.language ?? this.options.language;
     const durationMs = frames.reduce((total, frame) => total + frame.durationMs, 0);
-    if (durationMs === 0) return { type: 'final_transcript', alternatives: [{ text: '' }] };
+    if (durationMs === 0) return [{ text: '' }];
     const wav = encodeWav(frames);
     const { client, clock, timeoutMs, retry } = this.resolved;
     const what = `${this.label}(${this.model})`;
@@ -88,24 +99,13 @@ export class STT implements STTContract {
           guard.dispose();
         }
       },
-      { policy: retry, clock, ...(signal ? { signal } : {}) },
+      {
+        policy: retry,
+        clock,
+        ...(signal ? { signal } : {}),
+        onRetry: (error, attempt, delayMs) => reportProblem(onProblem, retrying(error, attempt, delayMs)),
+      },
     );
-    return {
-      type: 'final_transcript',
-      alternatives: [{ text: text.trim(), ...(language ? { language } : {}) }],
-    };
-  }
-
-  /** A live stream through the core's STTStreamAdapter and the `vad` option. */
-  stream(options?: STTStreamOptions): STTStream {
-    if (!this.options.vad) {
-      throw new OpenAIConfigError(
-        `${this.label} recognizes finished utterances only (capabilities.streaming is false). ` +
-          `Pass a VAD as new STT({ vad }) or wrap it yourself: new STTStreamAdapter(stt, vad).`,
-      );
-    }
-    // Retries stay with the adapter, which already retries a failed recognize().
-    this.adapter ??= new STTStreamAdapter(this, this.options.vad, { clock: this.resolved.clock });
-    return this.adapter.stream(options);
+    return [{ text: text.trim(), ...(language ? { language } : {}) }];
   }
 }

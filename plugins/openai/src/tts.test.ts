@@ -1,10 +1,20 @@
-import { APIConnectionError, APIStatusError, APITimeoutError, type SynthesizedAudio } from '@voxwire/agents';
+import {
+  APIConnectionError,
+  APIStatusError,
+  APITimeoutError,
+  type ProviderProblem,
+  SPECIFICATION_VERSION,
+  SentenceTokenizer,
+  type SynthesizedAudio,
+  TTSStreamAdapter,
+} from '@voxwire/agents';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PcmFramer } from './audio/pcm-framer.js';
 import {
   type FakeOpenAIServer,
   SPEECH_PATH,
   chunkedBytes,
+  type RecordedRequest,
   errorResponse,
   startFakeOpenAIServer,
 } from './testing/fake-openai-server.js';
@@ -63,7 +73,16 @@ describe('PcmFramer', () => {
 });
 
 describe('TTS.synthesize', () => {
-  it('streams PCM bytes that arrive in odd-sized chunks as 20 ms frames of one segment', async () => {
+  it('is a batch synthesizer of specification v1 with 24 kHz mono output', () => {
+    const tts = makeTTS();
+    expect(tts.specificationVersion).toBe(SPECIFICATION_VERSION);
+    expect(tts.kind).toBe('batch');
+    expect(tts.sampleRate).toBe(24_000);
+    expect(tts.numChannels).toBe(1);
+    expect(tts).not.toHaveProperty('stream');
+  });
+
+  it('streams PCM bytes that arrive in odd-sized chunks as 20 ms frames', async () => {
     const { samples, bytes } = pcm(480 * 3 + 100);
     server.enqueue(SPEECH_PATH, chunkedBytes(bytes, [7, 1, 333, 2048, 5]));
     const tts = makeTTS({ voice: 'nova', speed: 1.2, instructions: 'calm' });
@@ -71,9 +90,9 @@ describe('TTS.synthesize', () => {
     expect(error).toBeUndefined();
     expect(samplesOf(items)).toEqual([...samples]);
     expect(items.map((c) => c.frame.samplesPerChannel)).toEqual([480, 480, 480, 100]);
-    expect(items.map((c) => c.final)).toEqual([false, false, false, true]);
-    expect(new Set(items.map((c) => c.segmentId)).size).toBe(1);
-    expect(items[0]!.frame.sampleRate).toBe(24_000);
+    // v1 chunks carry the frame only.
+    expect(items.every((c) => Object.keys(c).join() === 'frame')).toBe(true);
+    expect(items.every((c) => c.frame.sampleRate === 24_000 && c.frame.channels === 1)).toBe(true);
     expect(tts.sampleRate).toBe(24_000);
     expect(server.requests[0]!.json).toEqual({
       model: 'gpt-4o-mini-tts',
@@ -98,32 +117,47 @@ describe('TTS.synthesize', () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it('retries a 429 before any audio', async () => {
+  it('retries a 429 before any audio and reports the retry to onProblem', async () => {
     const { samples, bytes } = pcm(600);
-    server.enqueue(SPEECH_PATH, errorResponse(429, 'slow down'), chunkedBytes(bytes, [1000]));
-    const { items, error } = await drain(makeTTS().synthesize('x'));
+    server.enqueue(
+      SPEECH_PATH,
+      errorResponse(429, 'slow down', { 'retry-after-ms': '20' }),
+      chunkedBytes(bytes, [1000]),
+    );
+    const problems: ProviderProblem[] = [];
+    const { items, error } = await drain(
+      makeTTS().synthesize('x', { onProblem: (problem) => problems.push(problem) }),
+    );
     expect(error).toBeUndefined();
     expect(samplesOf(items)).toEqual([...samples]);
     expect(server.requests).toHaveLength(2);
+    expect(problems).toEqual([
+      { type: 'retrying', attempt: 1, delayMs: 20, error: expect.any(APIStatusError) },
+    ]);
+    expect(problems[0]).toMatchObject({ error: { statusCode: 429 } });
   });
 
   it('does not retry a 401', async () => {
     server.enqueue(SPEECH_PATH, errorResponse(401, 'bad key'));
-    const { error } = await drain(makeTTS().synthesize('x'));
+    const problems: ProviderProblem[] = [];
+    const { error } = await drain(makeTTS().synthesize('x', { onProblem: (p) => problems.push(p) }));
     expect(error).toBeInstanceOf(APIStatusError);
     expect((error as APIStatusError).statusCode).toBe(401);
     expect(server.requests).toHaveLength(1);
+    expect(problems).toEqual([]);
   });
 
   it('surfaces a connection drop after audio without repeating it', async () => {
-    const { bytes } = pcm(480 * 4);
+    const { samples, bytes } = pcm(480 * 4);
     server.enqueue(SPEECH_PATH, chunkedBytes(bytes, [480 * 2 * 3], { ending: 'destroy', delayMs: 50 }));
     server.enqueue(SPEECH_PATH, chunkedBytes(bytes, [4096]));
-    const { items, error } = await drain(makeTTS().synthesize('x'));
+    const problems: ProviderProblem[] = [];
+    const { items, error } = await drain(makeTTS().synthesize('x', { onProblem: (p) => problems.push(p) }));
     expect(error).toBeInstanceOf(APIConnectionError);
-    expect(items.length).toBeGreaterThan(0);
-    expect(items.every((c) => !c.final)).toBe(true);
+    // Exactly what arrived before the drop, once: no retry, no partial last frame.
+    expect(samplesOf(items)).toEqual([...samples.subarray(0, 480 * 3)]);
     expect(server.requests).toHaveLength(1);
+    expect(problems).toEqual([]);
   });
 
   it('times out a stalled audio stream', async () => {
@@ -135,7 +169,8 @@ describe('TTS.synthesize', () => {
       'stall',
     );
     expect(error).toBeInstanceOf(APITimeoutError);
-    expect(items).toHaveLength(2);
+    // Frames are yielded as they arrive: all three came before the stall.
+    expect(items).toHaveLength(3);
     expect(await withTimeout(server.requests[0]!.closedEarly, 2_000, 'connection close')).toBe(true);
   });
 
@@ -159,12 +194,26 @@ describe('TTS.synthesize', () => {
   });
 });
 
-describe('TTS.stream', () => {
-  it('synthesizes one segment per flush, in order', async () => {
+describe('TTS through the core sentence adapter', () => {
+  /** Answers each request by its text, so that parallel requests cannot swap audio. */
+  function byInput(answers: Record<string, Uint8Array>) {
+    return (request: RecordedRequest) => {
+      const input = (request.json as { input: string }).input;
+      const bytes = answers[input];
+      return bytes ? chunkedBytes(bytes, [99]) : errorResponse(400, `unexpected input ${input}`);
+    };
+  }
+
+  function adapter(tts: TTS): TTSStreamAdapter {
+    return new TTSStreamAdapter(tts, { tokenizer: new SentenceTokenizer({ minSentenceLength: 0 }) });
+  }
+
+  it('synthesizes one request per sentence, with the audio in order', async () => {
     const first = pcm(500);
     const second = pcm(300, 500);
-    server.enqueue(SPEECH_PATH, chunkedBytes(first.bytes, [99]), chunkedBytes(second.bytes, [101]));
-    const stream = makeTTS().stream();
+    const answer = byInput({ 'Hello there.': first.bytes, 'Bye.': second.bytes });
+    server.enqueue(SPEECH_PATH, answer, answer);
+    const stream = adapter(makeTTS()).stream();
     stream.pushText('Hello ');
     stream.pushText('there.');
     stream.flush();
@@ -173,29 +222,42 @@ describe('TTS.stream', () => {
     stream.endInput();
     const { items, error } = await drain(stream);
     expect(error).toBeUndefined();
-    expect(server.requests.map((r) => (r.json as { input: string }).input)).toEqual(['Hello there.', 'Bye.']);
-    const segments = [...new Set(items.map((c) => c.segmentId))];
-    expect(segments).toHaveLength(2);
-    expect(samplesOf(items.filter((c) => c.segmentId === segments[0]))).toEqual([...first.samples]);
-    expect(samplesOf(items.filter((c) => c.segmentId === segments[1]))).toEqual([...second.samples]);
-    expect(items.filter((c) => c.final)).toHaveLength(2);
-    expect(() => stream.pushText('late')).toThrow();
-    expect(() => stream.flush()).not.toThrow();
+    expect(server.requests.map((r) => (r.json as { input: string }).input).sort()).toEqual([
+      'Bye.',
+      'Hello there.',
+    ]);
+    expect(samplesOf(items)).toEqual([...first.samples, ...second.samples]);
   });
 
-  it('fails the iteration with the typed error of a segment', async () => {
+  it('fails the iteration with the typed error of a sentence', async () => {
     server.enqueue(SPEECH_PATH, errorResponse(400, 'bad voice'));
-    const stream = makeTTS().stream();
+    const stream = adapter(makeTTS()).stream();
     stream.pushText('x');
     stream.endInput();
     const { error } = await drain(stream);
     expect(error).toBeInstanceOf(APIStatusError);
+    expect((error as APIStatusError).statusCode).toBe(400);
   });
 
-  it('stops synthesis and ends iteration on close', async () => {
+  it('passes retries of a sentence on to the stream onProblem', async () => {
+    const { samples, bytes } = pcm(200);
+    server.enqueue(SPEECH_PATH, errorResponse(503, 'busy'), chunkedBytes(bytes, [64]));
+    const problems: ProviderProblem[] = [];
+    const stream = adapter(makeTTS()).stream({ onProblem: (p) => problems.push(p) });
+    stream.pushText('x');
+    stream.endInput();
+    const { items, error } = await drain(stream);
+    expect(error).toBeUndefined();
+    expect(samplesOf(items)).toEqual([...samples]);
+    expect(problems).toEqual([
+      { type: 'retrying', attempt: 1, delayMs: 1, error: expect.any(APIStatusError) },
+    ]);
+  });
+
+  it('stops synthesis, ends iteration and closes the HTTP stream on close', async () => {
     const { bytes } = pcm(480 * 3);
     server.enqueue(SPEECH_PATH, chunkedBytes(bytes, [bytes.length], { ending: 'stall' }));
-    const stream = makeTTS().stream();
+    const stream = adapter(makeTTS()).stream();
     stream.pushText('x');
     stream.flush();
     const items: SynthesizedAudio[] = [];

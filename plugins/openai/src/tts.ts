@@ -1,15 +1,14 @@
 import {
   type AudioFrame,
-  Channel,
+  type BatchTTS,
+  type ProviderCallOptions,
+  SPECIFICATION_VERSION,
   type SynthesizedAudio,
-  type TTSCapabilities,
-  type TTS as TTSContract,
-  type TTSStream,
   VoxwireError,
-  processId,
 } from '@voxwire/agents';
 import { PcmFramer } from './audio/pcm-framer.js';
 import { type OpenAIClientOptions, type ResolvedClient, resolveClient } from './client.js';
+import { reportProblem, retrying } from './problems.js';
 import { RequestGuard } from './request-guard.js';
 import { retryStream } from './retry.js';
 
@@ -22,7 +21,7 @@ export interface TTSOptions extends OpenAIClientOptions {
   speed?: number;
   /** Tone and style instructions (gpt-4o-mini-tts and later). */
   instructions?: string;
-  /** Length of the emitted frames in ms (the last one of a segment may be shorter). Default 20. */
+  /** Length of the emitted frames in ms (the last one of a text may be shorter). Default 20. */
   frameSizeMs?: number;
 }
 
@@ -30,19 +29,18 @@ export interface TTSOptions extends OpenAIClientOptions {
 const SAMPLE_RATE = 24_000;
 const CHANNELS = 1;
 const DEFAULT_TTS_TIMEOUT_MS = 10_000;
-/** Segments waiting for synthesis in a stream; far more than any caller flushes ahead of playback. */
-const MAX_PENDING_SEGMENTS = 1024;
 
 /**
- * Text-to-speech over the speech endpoint, streamed: frames are emitted as the audio bytes arrive. The
- * endpoint takes whole texts (`capabilities.streaming` is false), so `stream()` synthesizes one segment
- * per `flush()`; the core's sentence StreamAdapter gives lower latency for LLM output.
+ * Text-to-speech over the speech endpoint: a batch synthesizer (`kind: 'batch'`), since the endpoint
+ * takes whole texts. The session cuts a reply into sentences and synthesizes them one by one (the core's
+ * `TTSStreamAdapter`). Each text's audio is streamed: frames are emitted as the bytes arrive.
  */
-export class TTS implements TTSContract {
+export class TTS implements BatchTTS {
+  readonly specificationVersion = SPECIFICATION_VERSION;
+  readonly kind = 'batch';
   readonly label = 'openai.TTS';
   readonly sampleRate = SAMPLE_RATE;
   readonly numChannels = CHANNELS;
-  readonly capabilities: TTSCapabilities = { streaming: false };
   readonly model: string;
   readonly voice: string;
   private readonly resolved: ResolvedClient;
@@ -60,34 +58,30 @@ export class TTS implements TTSContract {
   }
 
   /**
-   * Audio of one text, as one segment. Retries happen only before the first frame is yielded; an abort
-   * ends the iteration quietly and closes the HTTP stream.
+   * Audio of one text. Retries happen only before the first frame is yielded, each reported to
+   * `onProblem`; an abort ends the iteration quietly and closes the HTTP stream.
    */
-  synthesize(text: string, options: { signal?: AbortSignal } = {}): AsyncIterable<SynthesizedAudio> {
-    return this.run(text, options.signal);
-  }
-
-  stream(options: { signal?: AbortSignal } = {}): TTSStream {
-    return new SegmentedTTSStream(this, options.signal);
+  synthesize(text: string, options: ProviderCallOptions = {}): AsyncIterable<SynthesizedAudio> {
+    return this.run(text, options);
   }
 
   private async *run(
     text: string,
-    signal: AbortSignal | undefined,
+    { signal, onProblem }: ProviderCallOptions,
   ): AsyncGenerator<SynthesizedAudio, void, undefined> {
     if (text.trim() === '' || signal?.aborted) return;
-    const segmentId = processId('tts_seg');
     const { clock, retry } = this.resolved;
-    const frames = retryStream(() => this.attempt(text, signal), { policy: retry, clock, signal });
-    // One frame is held back so that the last one can carry `final: true`.
-    let held: AudioFrame | undefined;
+    const frames = retryStream(() => this.attempt(text, signal), {
+      policy: retry,
+      clock,
+      signal,
+      onRetry: (error, attempt, delayMs) => reportProblem(onProblem, retrying(error, attempt, delayMs)),
+    });
     for await (const frame of frames) {
       // One network chunk yields several frames; none may follow an abort.
       if (signal?.aborted) return;
-      if (held) yield { frame: held, segmentId, final: false };
-      held = frame;
+      yield { frame };
     }
-    if (held && !signal?.aborted) yield { frame: held, segmentId, final: true };
   }
 
   private async *attempt(
@@ -140,90 +134,6 @@ export class TTS implements TTSContract {
     } finally {
       guard.dispose();
       reader?.cancel().catch(() => {});
-    }
-  }
-}
-
-/**
- * Collects pushed text and synthesizes it one segment per `flush()` (and at `endInput()`), in order.
- * Audio waits in a bounded channel: when the consumer falls behind, synthesis waits too.
- */
-class SegmentedTTSStream implements TTSStream {
-  private readonly controller = new AbortController();
-  private readonly segments = new Channel<string>({
-    capacity: MAX_PENDING_SEGMENTS,
-    overflow: 'block',
-    name: 'openai.TTS segments',
-  });
-  private readonly audio = new Channel<SynthesizedAudio>({
-    capacity: 16,
-    overflow: 'block',
-    name: 'openai.TTS audio',
-  });
-  private text = '';
-  private readonly onCallerAbort = (): void => {
-    void this.close();
-  };
-
-  constructor(
-    private readonly tts: TTS,
-    private readonly callerSignal: AbortSignal | undefined,
-  ) {
-    if (callerSignal?.aborted) this.controller.abort();
-    callerSignal?.addEventListener('abort', this.onCallerAbort, { once: true });
-    void this.pump();
-  }
-
-  pushText(text: string): void {
-    if (this.segments.closed)
-      throw new VoxwireError('openai.TTS stream: pushText() after endInput() or close()');
-    this.text += text;
-  }
-
-  flush(): void {
-    // After endInput() or close() there is nothing left to flush: pushText() already refused new text.
-    if (this.segments.closed || this.text.trim() === '') return;
-    if (!this.segments.trySend(this.text)) {
-      throw new VoxwireError(
-        `openai.TTS stream: more than ${MAX_PENDING_SEGMENTS} segments wait for synthesis`,
-      );
-    }
-    this.text = '';
-  }
-
-  endInput(): void {
-    if (this.segments.closed) return;
-    this.flush();
-    this.segments.close();
-  }
-
-  async close(): Promise<void> {
-    this.controller.abort();
-    this.callerSignal?.removeEventListener('abort', this.onCallerAbort);
-    this.segments.dispose();
-    this.audio.close();
-  }
-
-  [Symbol.asyncIterator](): AsyncIterator<SynthesizedAudio> {
-    return this.audio[Symbol.asyncIterator]();
-  }
-
-  private async pump(): Promise<void> {
-    const signal = this.controller.signal;
-    try {
-      for await (const segment of this.segments) {
-        for await (const chunk of this.tts.synthesize(segment, { signal })) {
-          await this.audio.send(chunk, signal);
-        }
-        if (signal.aborted) break;
-      }
-      this.audio.close();
-    } catch (error) {
-      // A closed stream or an abort is an ending, not a failure to report.
-      if (signal.aborted || this.audio.closed) this.audio.close();
-      else this.audio.fail(error);
-    } finally {
-      this.callerSignal?.removeEventListener('abort', this.onCallerAbort);
     }
   }
 }

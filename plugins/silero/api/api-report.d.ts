@@ -1,4 +1,4 @@
-import { VoxwireError, VADStream, AudioFrameLike, VADEvent, VAD, VADCapabilities } from '@voxwire/agents';
+import { VoxwireError, VADStream, AudioFrameLike, VADEvent, VAD, ProviderCallOptions } from '@voxwire/agents';
 
 /** The model file is missing, unreadable, corrupt, or not a Silero VAD v5/v6 model. */
 declare class SileroModelError extends VoxwireError {
@@ -93,12 +93,10 @@ type ResolvedOptions = Required<Omit<SileroVADOptions, 'workerUrl'>> & {
     workerUrl: URL | undefined;
 };
 
-/** Events that do not fit the VAD contract's iteration. */
-interface SileroVADStreamEvents extends Record<string, unknown> {
-    /** The stream recovered from a failed inference or dropped audio it could not keep up with. */
-    error: SileroInferenceError;
-}
-/** A Silero VAD stream: the `VADStream` contract plus recovered-error events and backlog figures. */
+/**
+ * A Silero VAD stream: the `VADStream` contract plus backlog figures. Windows it could not analyse and
+ * audio it dropped to keep up go to the stream's `onProblem`.
+ */
 declare class SileroVADStream implements VADStream {
     #private;
     private constructor();
@@ -106,9 +104,6 @@ declare class SileroVADStream implements VADStream {
     get pendingAudioMs(): number;
     /** Audio analysed so far, in ms. */
     get processedAudioMs(): number;
-    /** Reports errors the stream recovered from (`SileroInferenceError`); they never end the iteration. */
-    on<K extends keyof SileroVADStreamEvents>(name: K, listener: (event: SileroVADStreamEvents[K]) => void): this;
-    off<K extends keyof SileroVADStreamEvents>(name: K, listener: (event: SileroVADStreamEvents[K]) => void): this;
     pushFrame(frame: AudioFrameLike): void;
     endInput(): void;
     close(): Promise<void>;
@@ -130,8 +125,8 @@ declare class SileroVAD implements VAD {
     readonly options: Readonly<ResolvedOptions>;
     private readonly pool;
     private readonly poolKey;
+    readonly specificationVersion = "v1";
     readonly label = "silero";
-    readonly capabilities: VADCapabilities;
     readonly minSilenceDurationMs: number;
     readonly minSpeechDurationMs: number;
     /** Where inference runs for this instance. */
@@ -149,11 +144,9 @@ declare class SileroVAD implements VAD {
      * naming the path, when the file is missing or cannot be loaded.
      */
     static load(options?: SileroVADOptions): Promise<SileroVAD>;
-    stream(options?: {
-        signal?: AbortSignal;
-    }): SileroVADStream;
+    stream(options?: ProviderCallOptions): SileroVADStream;
     /** Closes this instance's streams and releases its use of the shared model; the last user stops the workers. */
     close(): Promise<void>;
 }
 
-export { DEFAULT_MODEL_PATH, SileroInferenceError, SileroModelError, SileroVAD, type SileroVADOptions, SileroVADStream, type SileroVADStreamEvents, buildBatchedModel };
+export { DEFAULT_MODEL_PATH, SileroInferenceError, SileroModelError, SileroVAD, type SileroVADOptions, SileroVADStream, buildBatchedModel };

@@ -1,5 +1,5 @@
 export { SileroInferenceError, SileroModelError } from './errors.js';
 export { buildBatchedModel } from './batched-model.js';
 export type { SileroVADOptions } from './options.js';
-export { SileroVADStream, type SileroVADStreamEvents } from './stream.js';
+export { SileroVADStream } from './stream.js';
 export { DEFAULT_MODEL_PATH, SileroVAD } from './vad.js';

@@ -4,7 +4,7 @@ import {
   AudioResampler,
   Channel,
   InvalidAudioError,
-  TypedEmitter,
+  type ProviderCallOptions,
   type VADEvent,
   type VADStream,
 } from '@voxwire/agents';
@@ -14,12 +14,6 @@ import type { ResolvedOptions } from './options.js';
 import type { InferenceJob, InferencePool } from './pool.js';
 import { contextSize, type ModelSampleRate, STATE_SIZE, windowSize } from './protocol.js';
 import { appendMonoFloat, appendMonoInt16, SampleStore } from './sample-store.js';
-
-/** Events that do not fit the VAD contract's iteration. */
-export interface SileroVADStreamEvents extends Record<string, unknown> {
-  /** The stream recovered from a failed inference or dropped audio it could not keep up with. */
-  error: SileroInferenceError;
-}
 
 const EVENT_CAPACITY = 512;
 /** A speech store longer than this (seconds of input audio) is released after its utterance. */
@@ -46,7 +40,6 @@ export class StreamCore implements InferenceJob {
     overflow: 'drop-oldest',
     name: 'silero-vad-events',
   });
-  private readonly emitter = new TypedEmitter<SileroVADStreamEvents>();
   private readonly detector: SpeechDetector;
   private readonly window: number;
   private readonly context: number;
@@ -78,9 +71,10 @@ export class StreamCore implements InferenceJob {
   constructor(
     private readonly pool: InferencePool,
     private readonly options: ResolvedOptions,
-    private readonly signal?: AbortSignal,
+    private readonly callOptions: ProviderCallOptions = {},
     private readonly onClose?: () => void,
   ) {
+    const signal = callOptions.signal;
     const rate = options.sampleRate;
     this.modelRate = rate;
     this.window = windowSize(rate);
@@ -119,22 +113,6 @@ export class StreamCore implements InferenceJob {
     return (this.nextWindow * 1000) / this.modelRate;
   }
 
-  on<K extends keyof SileroVADStreamEvents>(
-    name: K,
-    listener: (event: SileroVADStreamEvents[K]) => void,
-  ): this {
-    this.emitter.on(name, listener);
-    return this;
-  }
-
-  off<K extends keyof SileroVADStreamEvents>(
-    name: K,
-    listener: (event: SileroVADStreamEvents[K]) => void,
-  ): this {
-    this.emitter.off(name, listener);
-    return this;
-  }
-
   pushFrame(frame: AudioFrameLike): void {
     if (this.closed || this.ended) return;
     if (frame.samplesPerChannel === 0) return;
@@ -170,9 +148,8 @@ export class StreamCore implements InferenceJob {
     if (!this.ended) this.pool.deactivate(this);
     this.ended = true;
     this.pool.cancel(this);
-    if (this.abortListener) this.signal?.removeEventListener('abort', this.abortListener);
+    if (this.abortListener) this.callOptions.signal?.removeEventListener('abort', this.abortListener);
     this.events.dispose();
-    this.emitter.removeAllListeners();
     this.speech = undefined;
     this.inSpeech = false;
     this.history = undefined;
@@ -193,11 +170,11 @@ export class StreamCore implements InferenceJob {
     target.set(from.subarray(start, start + this.context + this.window), offset);
   }
 
-  completeWindow(probability: number, inferenceMs: number): void {
+  completeWindow(probability: number): void {
     if (this.closed) return;
     const start = this.nextWindow;
     this.nextWindow = start + this.window;
-    this.onProbability(probability, start, inferenceMs);
+    this.onProbability(probability, start);
     this.pcm.trimBefore(this.nextWindow - this.context);
   }
 
@@ -210,16 +187,15 @@ export class StreamCore implements InferenceJob {
     // A broken recurrent state would poison every later window, so the stream starts afresh.
     this.state.fill(0);
     const timestampMs = this.toMs(this.nextWindow);
-    this.emitter.emit(
-      'error',
-      new SileroInferenceError(`Silero VAD inference failed at ${timestampMs} ms: ${error.message}`, {
-        code: 'inference_failed',
-        timestampMs,
-        cause: error,
-      }),
-    );
+    const message = `Silero VAD inference failed at ${timestampMs} ms: ${error.message}`;
+    this.callOptions.onProblem?.({
+      type: 'audio_dropped',
+      droppedMs: this.toMs(this.window),
+      message,
+      error: new SileroInferenceError(message, { code: 'inference_failed', timestampMs, cause: error }),
+    });
     // Counting the window as silence lets a running utterance end instead of hanging on a dead model.
-    this.completeWindow(0, 0);
+    this.completeWindow(0);
     this.schedule();
   }
 
@@ -257,16 +233,16 @@ export class StreamCore implements InferenceJob {
     this.state.fill(0);
     this.detector.skipTo(this.nextWindow);
     this.trimHistory();
-    this.emitter.emit(
-      'error',
-      new SileroInferenceError(
-        `Silero VAD fell ${this.toMs(available)} ms behind and dropped ${this.toMs(drop)} ms of audio`,
-        { code: 'audio_dropped', timestampMs },
-      ),
-    );
+    const message = `Silero VAD fell ${this.toMs(available)} ms behind and dropped ${this.toMs(drop)} ms of audio`;
+    this.callOptions.onProblem?.({
+      type: 'audio_dropped',
+      droppedMs: this.toMs(drop),
+      message,
+      error: new SileroInferenceError(message, { code: 'audio_dropped', timestampMs }),
+    });
   }
 
-  private onProbability(probability: number, start: number, inferenceMs: number): void {
+  private onProbability(probability: number, start: number): void {
     const detector = this.detector;
     const end = start + this.window;
     const transition = detector.update(probability, start, this.window);
@@ -284,8 +260,6 @@ export class StreamCore implements InferenceJob {
           probability,
           speaking: detector.speaking,
           speechDurationMs: this.toMs(detector.speechSamples()),
-          silenceDurationMs: this.toMs(detector.silenceSamples()),
-          inferenceDurationMs: inferenceMs,
         });
       }
     }
@@ -294,7 +268,6 @@ export class StreamCore implements InferenceJob {
         type: 'start_of_speech',
         timestampMs: this.toMs(detector.speechStart),
         speechDurationMs: this.toMs(detector.speechSamples()),
-        silenceDurationMs: 0,
         frames: [this.speechFrame()],
       });
     } else if (transition === SPEECH_ENDED) {
@@ -308,7 +281,6 @@ export class StreamCore implements InferenceJob {
     this.events.trySend({
       type: 'end_of_speech',
       timestampMs: this.toMs(detector.endedAt),
-      speechDurationMs: this.toMs(detector.endedAt - detector.speechStart),
       silenceDurationMs: this.toMs(position - detector.endedAt),
       frames: [this.speechFrame()],
     });
@@ -390,7 +362,10 @@ export function publicStream(core: StreamCore): SileroVADStream {
   return wrap(core);
 }
 
-/** A Silero VAD stream: the `VADStream` contract plus recovered-error events and backlog figures. */
+/**
+ * A Silero VAD stream: the `VADStream` contract plus backlog figures. Windows it could not analyse and
+ * audio it dropped to keep up go to the stream's `onProblem`.
+ */
 export class SileroVADStream implements VADStream {
   readonly #core: StreamCore;
 
@@ -410,23 +385,6 @@ export class SileroVADStream implements VADStream {
   /** Audio analysed so far, in ms. */
   get processedAudioMs(): number {
     return this.#core.processedAudioMs;
-  }
-
-  /** Reports errors the stream recovered from (`SileroInferenceError`); they never end the iteration. */
-  on<K extends keyof SileroVADStreamEvents>(
-    name: K,
-    listener: (event: SileroVADStreamEvents[K]) => void,
-  ): this {
-    this.#core.on(name, listener);
-    return this;
-  }
-
-  off<K extends keyof SileroVADStreamEvents>(
-    name: K,
-    listener: (event: SileroVADStreamEvents[K]) => void,
-  ): this {
-    this.#core.off(name, listener);
-    return this;
   }
 
   pushFrame(frame: AudioFrameLike): void {

@@ -1,4 +1,4 @@
-import type { VAD, VADCapabilities } from '@voxwire/agents';
+import { type ProviderCallOptions, SPECIFICATION_VERSION, type VAD } from '@voxwire/agents';
 import { SileroModelError } from './errors.js';
 import { defaultWorkerUrl } from './executor.js';
 import { checkModelFile } from './model-file.js';
@@ -36,8 +36,8 @@ let construct: (
  * ```
  */
 export class SileroVAD implements VAD {
+  readonly specificationVersion = SPECIFICATION_VERSION;
   readonly label = 'silero';
-  readonly capabilities: VADCapabilities;
   readonly minSilenceDurationMs: number;
   readonly minSpeechDurationMs: number;
   /** Where inference runs for this instance. */
@@ -60,7 +60,6 @@ export class SileroVAD implements VAD {
     private readonly poolKey: string,
     inference: 'workers' | 'main-thread',
   ) {
-    this.capabilities = { updateIntervalMs: options.updateIntervalMs };
     this.minSilenceDurationMs = options.minSilenceDurationMs;
     this.minSpeechDurationMs = options.minSpeechDurationMs;
     this.inference = inference;
@@ -77,9 +76,9 @@ export class SileroVAD implements VAD {
     return openVAD(resolved, mode, createExecutorFactory(mode, workerUrl), workerUrl?.href ?? '');
   }
 
-  stream(options: { signal?: AbortSignal } = {}): SileroVADStream {
+  stream(options: ProviderCallOptions = {}): SileroVADStream {
     if (this.closed) throw new Error('SileroVAD is closed');
-    const core = new StreamCore(this.pool, this.options, options.signal, () => this.streams.delete(stream));
+    const core = new StreamCore(this.pool, this.options, options, () => this.streams.delete(stream));
     const stream = publicStream(core);
     this.streams.add(stream);
     return stream;

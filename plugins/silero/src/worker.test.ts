@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { VADEvent } from '@voxwire/agents';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SileroInferenceError } from './errors.js';
+import { SileroInferenceError } from './errors.js';
 import type { WorkerExecutor } from './executor.js';
 import { buildPackage, type TestBuild } from './test-support/build.js';
 import { audioToolsAvailable, makeFixture, type Part } from './test-support/fixtures.js';
@@ -76,9 +76,12 @@ describe.skipIf(!tools)('inference in worker threads (built worker)', () => {
     try {
       const slots = (vad as unknown as { pool: { slots: { executor?: WorkerExecutor }[] } }).pool.slots;
       const fixture = makeFixture(TIMELINE, 16000);
-      const stream = vad.stream();
       const errors: SileroInferenceError[] = [];
-      stream.on('error', (e) => errors.push(e));
+      const stream = vad.stream({
+        onProblem: (p) => {
+          if (p.type === 'audio_dropped' && p.error instanceof SileroInferenceError) errors.push(p.error);
+        },
+      });
       const events: VADEvent[] = [];
       const reading = (async () => {
         for await (const e of stream) events.push(e);

@@ -2,16 +2,12 @@ import {
   AudioFrame,
   AudioResampler,
   concatenateFrames,
-  type SpeechAlternative,
-  type STT,
-  type STTCapabilities,
-  type STTStream,
-  type STTStreamOptions,
-  STTStreamAdapter,
+  type BatchSTT,
   rmsDbfs,
+  SPECIFICATION_VERSION,
+  type SpeechAlternative,
   splitFrame,
   toMono,
-  type VAD,
 } from '@voxwire/agents';
 
 /** Rate the remembered utterance is kept at: enough for a voice, small in memory. */
@@ -27,47 +23,24 @@ const STEP_MS = 20;
  * utterance the VAD cuts is "transcribed" as its length, e.g. `(1.4 s of speech)`, and the latest one
  * is remembered so a `ReplayTTS` can play it back.
  */
-export class HeardSpeech implements STT {
+export class HeardSpeech implements BatchSTT {
+  readonly specificationVersion = SPECIFICATION_VERSION;
+  /** The session's VAD cuts the utterances. */
+  readonly kind = 'batch';
   readonly label = 'offline.heard-speech';
-  readonly capabilities: STTCapabilities = { streaming: true, interimResults: false, speechEvents: true };
+  readonly inputSampleRates = [KEEP_RATE];
   private last: AudioFrame | undefined;
-  private readonly adapter: STTStreamAdapter;
-
-  constructor(vad: VAD) {
-    const recognizer: STT = {
-      label: this.label,
-      capabilities: { streaming: false, interimResults: false },
-      stream: () => {
-        throw new Error('HeardSpeech streams through its adapter');
-      },
-      recognize: async (frames) => this.recognizeFrames(frames),
-    };
-    this.adapter = new STTStreamAdapter(recognizer, vad);
-  }
 
   /** The last utterance heard, mono at 16 kHz, or undefined before the first one. */
   get lastUtterance(): AudioFrame | undefined {
     return this.last;
   }
 
-  stream(options?: STTStreamOptions): STTStream {
-    return this.adapter.stream(options);
-  }
-
-  async recognize(
-    frames: AudioFrame[],
-  ): Promise<{ type: 'final_transcript'; alternatives: SpeechAlternative[] }> {
-    return this.recognizeFrames(frames);
-  }
-
-  private recognizeFrames(frames: AudioFrame[]): {
-    type: 'final_transcript';
-    alternatives: SpeechAlternative[];
-  } {
-    if (frames.length === 0) return { type: 'final_transcript', alternatives: [{ text: '' }] };
+  async recognize(frames: readonly AudioFrame[]): Promise<SpeechAlternative[]> {
+    if (frames.length === 0) return [{ text: '' }];
     const speech = trimSilence(toMono(concatenateFrames(frames)));
     this.remember(speech);
-    return { type: 'final_transcript', alternatives: [{ text: describeSpeech(speech.durationMs) }] };
+    return [{ text: describeSpeech(speech.durationMs) }];
   }
 
   private remember(mono: AudioFrame): void {

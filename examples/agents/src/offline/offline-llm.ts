@@ -1,9 +1,9 @@
 import {
-  type ChatContext,
   type LLM,
   type LLMChatOptions,
+  type LLMMessage,
   type LLMStreamPart,
-  messageText,
+  SPECIFICATION_VERSION,
 } from '@voxwire/agents';
 import { heardSeconds } from './heard-speech.js';
 
@@ -18,12 +18,13 @@ const HINTS = [
  * of what it heard (or the text typed on the page), and a hint about what a key would unlock.
  */
 export class OfflineLLM implements LLM {
+  readonly specificationVersion = SPECIFICATION_VERSION;
   readonly label = 'offline.llm';
   readonly model = 'offline';
-  readonly capabilities = { toolCalls: false };
+  readonly supportsToolCalls = false;
 
   async *chat(options: LLMChatOptions): AsyncIterable<LLMStreamPart> {
-    const reply = offlineReply(options.chatCtx);
+    const reply = offlineReply(options.messages);
     for (const piece of reply.split(/(?<= )/u)) {
       if (options.signal?.aborted) return;
       yield { type: 'text_delta', text: piece };
@@ -32,10 +33,9 @@ export class OfflineLLM implements LLM {
   }
 }
 
-export function offlineReply(chatCtx: ChatContext): string {
-  const userTurns = chatCtx.items.filter((item) => item.type === 'message' && item.role === 'user');
-  const last = userTurns.at(-1);
-  const text = last && last.type === 'message' ? messageText(last) : '';
+export function offlineReply(messages: readonly LLMMessage[]): string {
+  const userTurns = messages.filter((message) => message.role === 'user');
+  const text = userText(userTurns.at(-1));
   const hint = HINTS[(userTurns.length - 1) % HINTS.length];
   const seconds = heardSeconds(text);
   if (seconds !== undefined) {
@@ -47,4 +47,10 @@ export function offlineReply(chatCtx: ChatContext): string {
   }
   if (text === '') return `Hello! ${hint}`;
   return `You typed: ${text}. Offline I can only read it back. ${hint}`;
+}
+
+/** The text of a user message, images left out. */
+export function userText(message: LLMMessage | undefined): string {
+  if (message?.role !== 'user') return '';
+  return message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }

@@ -1,10 +1,11 @@
 import {
-  type ChatItem,
   type LLM,
   type LLMChatOptions,
+  type LLMMessage,
   type LLMStreamPart,
-  messageText,
+  SPECIFICATION_VERSION,
 } from '@voxwire/agents';
+import { userText as textOf } from './offline-llm.js';
 
 const EMAIL_IN_TEXT = /[^\s@]+@[^\s@]+\.[^\s@.,!?]+/u;
 
@@ -14,24 +15,24 @@ const EMAIL_IN_TEXT = /[^\s@]+@[^\s@]+\.[^\s@.,!?]+/u;
  * items of the conversation, so the tool and AgentTask machinery can be seen working offline.
  */
 export class ScriptedOrderLLM implements LLM {
+  readonly specificationVersion = SPECIFICATION_VERSION;
   readonly label = 'offline.scripted-order';
   readonly model = 'scripted';
-  readonly capabilities = { toolCalls: true };
+  readonly supportsToolCalls = true;
   private calls = 0;
 
   async *chat(options: LLMChatOptions): AsyncIterable<LLMStreamPart> {
     const tools = new Set((options.tools ?? []).map((t) => t.name));
-    const items = options.chatCtx.items;
-    const last = items.at(-1);
-    const lastUser = [...items].reverse().find((i) => i.type === 'message' && i.role === 'user');
-    const userText = lastUser && lastUser.type === 'message' ? messageText(lastUser) : '';
-    if (last?.type === 'function_call_output') {
-      yield* say(last.name === 'confirm_email' ? 'Thank you.' : `${last.output} Anything else?`);
+    const messages = options.messages;
+    const last = messages.at(-1);
+    const userText = textOf([...messages].reverse().find((m) => m.role === 'user'));
+    if (last?.role === 'tool') {
+      yield* say(last.toolName === 'confirm_email' ? 'Thank you.' : `${last.output} Anything else?`);
       return;
     }
     if (tools.has('confirm_email')) {
       const email = EMAIL_IN_TEXT.exec(userText)?.[0];
-      if (last?.type === 'message' && last.role === 'user' && email) {
+      if (last?.role === 'user' && email) {
         yield* this.call('confirm_email', { email });
       } else {
         yield* say('What email address should I send the receipt to? You can type it below.');
@@ -51,8 +52,8 @@ export class ScriptedOrderLLM implements LLM {
   }
 }
 
-function isUserTurn(item: ChatItem | undefined): boolean {
-  return item?.type === 'message' && item.role === 'user';
+function isUserTurn(message: LLMMessage | undefined): boolean {
+  return message?.role === 'user';
 }
 
 async function* say(text: string): AsyncIterable<LLMStreamPart> {

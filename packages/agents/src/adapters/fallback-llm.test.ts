@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AllProvidersFailedError, APIConnectionError, APIStatusError, APITimeoutError } from '../errors.js';
-import { ChatContext } from '../llm/chat-context.js';
-import type { LLM, LLMChatOptions, LLMStreamPart } from '../providers/llm.js';
+import { type ProviderProblem, SPECIFICATION_VERSION } from '../providers/common.js';
+import type { LLM, LLMChatOptions, LLMMessage, LLMStreamPart } from '../providers/llm.js';
 import { VirtualClock } from '../time/virtual-clock.js';
 import type { AvailabilityChangedEvent } from './fallback-core.js';
 import { LLMFallbackAdapter } from './fallback-llm.js';
@@ -14,9 +14,10 @@ type Mode =
 
 /** Replies with its label's words after a time to first token; its mode scripts failures. */
 class FakeLLM implements LLM {
+  readonly specificationVersion = SPECIFICATION_VERSION;
   readonly model: string;
-  readonly capabilities = { toolCalls: true, parallelToolCalls: true };
-  readonly calls: Array<{ at: number; signal: AbortSignal | undefined }> = [];
+  supportsToolCalls = true;
+  readonly calls: Array<{ at: number; signal: AbortSignal | undefined; options: LLMChatOptions }> = [];
   mode: Mode = { kind: 'ok' };
   closed = false;
   constructor(
@@ -29,7 +30,7 @@ class FakeLLM implements LLM {
 
   async *chat(options: LLMChatOptions): AsyncGenerator<LLMStreamPart> {
     const signal = options.signal;
-    this.calls.push({ at: this.clock.now(), signal });
+    this.calls.push({ at: this.clock.now(), signal, options });
     try {
       await this.clock.sleep(this.ttftMs, signal);
       const mode = this.mode;
@@ -53,15 +54,13 @@ class FakeLLM implements LLM {
   }
 }
 
-function chatCtx(): ChatContext {
-  const ctx = new ChatContext();
-  ctx.addMessage({ role: 'user', content: 'Hi' });
-  return ctx;
+function messages(): LLMMessage[] {
+  return [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }];
 }
 
 async function text(llm: LLM, signal?: AbortSignal): Promise<string> {
   let out = '';
-  for await (const part of llm.chat({ chatCtx: chatCtx(), ...(signal ? { signal } : {}) })) {
+  for await (const part of llm.chat({ messages: messages(), ...(signal ? { signal } : {}) })) {
     if (part.type === 'text_delta') out += part.text;
   }
   return out;
@@ -111,7 +110,7 @@ describe('LLMFallbackAdapter', () => {
     a.mode = { kind: 'fail-after', parts: 1, error };
     const received: string[] = [];
     const outcome = (async () => {
-      for await (const part of adapter.chat({ chatCtx: chatCtx() })) {
+      for await (const part of adapter.chat({ messages: messages() })) {
         if (part.type === 'text_delta') received.push(part.text);
       }
     })();
@@ -126,7 +125,7 @@ describe('LLMFallbackAdapter', () => {
     const { clock, a, adapter, events } = setup({ attemptTimeoutMs: 500 });
     a.mode = { kind: 'hang' };
     let firstPartAt: number | undefined;
-    for await (const part of adapter.chat({ chatCtx: chatCtx() })) {
+    for await (const part of adapter.chat({ messages: messages() })) {
       firstPartAt ??= clock.now();
       expect(part).toEqual({ type: 'text_delta', text: 'b:' });
       break;
@@ -196,7 +195,7 @@ describe('LLMFallbackAdapter', () => {
 
   it('releases the provider when the consumer stops early', async () => {
     const { a, adapter } = setup();
-    for await (const _part of adapter.chat({ chatCtx: chatCtx() })) break;
+    for await (const _part of adapter.chat({ messages: messages() })) break;
     expect(a.calls[0]!.signal?.aborted).toBe(true);
     await adapter.close();
   });
@@ -224,11 +223,50 @@ describe('LLMFallbackAdapter', () => {
     await adapter.close();
   });
 
+  it('passes the request to the serving provider as it is, with its own signal', async () => {
+    const { a, b, adapter } = setup();
+    a.mode = { kind: 'fail', error: new APIConnectionError('down') };
+    const problems: ProviderProblem[] = [];
+    const request: LLMChatOptions = {
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: [{ type: 'text', text: 'weather?' }] },
+      ],
+      tools: [{ name: 'weather', description: 'the weather', parameters: { type: 'object' } }],
+      toolChoice: 'required',
+      extra: { seed: 7 },
+      onProblem: (problem) => problems.push(problem),
+    };
+    for await (const _part of adapter.chat(request)) {
+      // drained
+    }
+    for (const provider of [a, b]) {
+      const { signal, onProblem, ...rest } = provider.calls[0]!.options;
+      expect(rest).toEqual({
+        messages: request.messages,
+        tools: request.tools,
+        toolChoice: 'required',
+        extra: { seed: 7 },
+      });
+      expect(signal).toBeInstanceOf(AbortSignal);
+      onProblem?.({ type: 'warning', message: `from ${provider.label}` });
+    }
+    // A provider's recoverable problems reach the caller's channel.
+    expect(problems).toEqual([
+      { type: 'warning', message: 'from a' },
+      { type: 'warning', message: 'from b' },
+    ]);
+    await adapter.close();
+  });
+
   it('advertises only what every provider supports and needs a provider', () => {
     const clock = new VirtualClock();
-    const plain = Object.assign(new FakeLLM('c', clock), { capabilities: { toolCalls: false } });
+    const both = new LLMFallbackAdapter([new FakeLLM('a', clock), new FakeLLM('b', clock)], { clock });
+    expect(both.supportsToolCalls).toBe(true);
+    expect(both.specificationVersion).toBe('v1');
+    const plain = Object.assign(new FakeLLM('c', clock), { supportsToolCalls: false });
     const adapter = new LLMFallbackAdapter([new FakeLLM('a', clock), plain], { clock });
-    expect(adapter.capabilities).toEqual({ toolCalls: false, parallelToolCalls: false });
+    expect(adapter.supportsToolCalls).toBe(false);
     expect(() => new LLMFallbackAdapter([], { clock })).toThrow(TypeError);
     expect(() => new LLMFallbackAdapter([plain], { clock, retryIntervalMs: 0 })).toThrow(RangeError);
   });

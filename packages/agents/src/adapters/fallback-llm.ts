@@ -1,5 +1,5 @@
-import { ChatContext } from '../llm/chat-context.js';
-import type { LLM, LLMCapabilities, LLMChatOptions, LLMStreamPart } from '../providers/llm.js';
+import { SPECIFICATION_VERSION } from '../providers/common.js';
+import type { LLM, LLMChatOptions, LLMStreamPart } from '../providers/llm.js';
 import { TypedEmitter } from '../utils/typed-emitter.js';
 import {
   AvailabilityTracker,
@@ -18,8 +18,9 @@ export type LLMFallbackAdapterOptions = FallbackAdapterOptions<LLM>;
  * Unavailable providers are probed every `retryIntervalMs` and come back when a probe succeeds.
  */
 export class LLMFallbackAdapter extends TypedEmitter<FallbackAdapterEvents> implements LLM {
+  readonly specificationVersion = SPECIFICATION_VERSION;
   readonly label: string;
-  readonly capabilities: LLMCapabilities;
+  readonly supportsToolCalls: boolean;
   private readonly tracker: AvailabilityTracker<LLM>;
 
   constructor(
@@ -36,10 +37,7 @@ export class LLMFallbackAdapter extends TypedEmitter<FallbackAdapterEvents> impl
     });
     this.label = `FallbackAdapter(${providers.map((p) => p.label).join(', ')})`;
     // Only what every provider supports, since any of them may serve the next request.
-    this.capabilities = {
-      toolCalls: providers.every((p) => p.capabilities.toolCalls),
-      parallelToolCalls: providers.every((p) => p.capabilities.parallelToolCalls === true),
-    };
+    this.supportsToolCalls = providers.every((p) => p.supportsToolCalls);
   }
 
   /** The model of the provider that would serve the next request. */
@@ -68,9 +66,8 @@ export class LLMFallbackAdapter extends TypedEmitter<FallbackAdapterEvents> impl
 
 /** The smallest real request: one short user message, read up to the first part. */
 async function probeLLM(llm: LLM, signal: AbortSignal): Promise<void> {
-  const chatCtx = new ChatContext();
-  chatCtx.addMessage({ role: 'user', content: 'ping' });
-  const iterator = llm.chat({ chatCtx, signal })[Symbol.asyncIterator]();
+  const messages = [{ role: 'user', content: [{ type: 'text', text: 'ping' }] }] as const;
+  const iterator = llm.chat({ messages, signal })[Symbol.asyncIterator]();
   await iterator.next();
   await iterator.return?.();
 }

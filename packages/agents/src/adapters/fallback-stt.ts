@@ -1,13 +1,7 @@
 import { AudioFrame } from '../audio/audio-frame.js';
 import { APIConnectionError } from '../errors.js';
-import type {
-  SpeechAlternative,
-  STT,
-  STTCapabilities,
-  STTEvent,
-  STTStream,
-  STTStreamOptions,
-} from '../providers/stt.js';
+import { SPECIFICATION_VERSION } from '../providers/common.js';
+import type { STT, STTEvent, STTStream, StreamingSTT, STTStreamOptions } from '../providers/stt.js';
 import type { VAD } from '../providers/vad.js';
 import { TypedEmitter } from '../utils/typed-emitter.js';
 import {
@@ -16,7 +10,6 @@ import {
   type FallbackAdapterEvents,
   type FallbackAdapterOptions,
   type ProviderAvailability,
-  requestWithFallback,
 } from './fallback-core.js';
 import { type LinkedController, linkedController } from './shared.js';
 import { STTStreamAdapter } from './stt-stream-adapter.js';
@@ -26,21 +19,22 @@ export interface STTFallbackAdapterOptions extends FallbackAdapterOptions<STT> {
   vad?: VAD;
 }
 
-type Recognition = { type: 'final_transcript'; alternatives: SpeechAlternative[] };
-
 /**
  * Speech-to-text over a priority list of providers. A live stream runs on one provider at a time; when it
  * fails (an error, or the stream ending while audio still comes) the provider is marked unavailable and
  * the stream carries on with the next one, from the next pushed frame. Audio the failed provider had not
  * transcribed yet is lost; an utterance it had started is closed with `end_of_speech` so speech events
- * stay paired. Recovery works as in `LLMFallbackAdapter`.
+ * stay paired. Recovery works as in `LLMFallbackAdapter`. The providers must share an input sample rate,
+ * since a switch happens between two frames.
  */
-export class STTFallbackAdapter extends TypedEmitter<FallbackAdapterEvents> implements STT {
+export class STTFallbackAdapter extends TypedEmitter<FallbackAdapterEvents> implements StreamingSTT {
+  readonly specificationVersion = SPECIFICATION_VERSION;
+  readonly kind = 'streaming';
   readonly label: string;
-  readonly capabilities: STTCapabilities;
+  readonly inputSampleRates: readonly number[];
   private readonly tracker: AvailabilityTracker<STT>;
   /** What each provider's live stream comes from: itself, or a VAD-driven adapter. */
-  private readonly streamers: readonly STT[];
+  private readonly streamers: readonly StreamingSTT[];
 
   constructor(
     readonly providers: readonly STT[],
@@ -55,7 +49,7 @@ export class STTFallbackAdapter extends TypedEmitter<FallbackAdapterEvents> impl
       options,
     });
     this.streamers = providers.map((stt) => {
-      if (stt.capabilities.streaming) return stt;
+      if (stt.kind === 'streaming') return stt;
       if (!options.vad) {
         throw new TypeError(
           `"${stt.label}" cannot stream: give the STTFallbackAdapter a vad to segment its audio`,
@@ -68,24 +62,10 @@ export class STTFallbackAdapter extends TypedEmitter<FallbackAdapterEvents> impl
       });
     });
     this.label = `FallbackAdapter(${providers.map((p) => p.label).join(', ')})`;
-    this.capabilities = {
-      streaming: true,
-      interimResults: this.streamers.every((s) => s.capabilities.interimResults),
-      speechEvents: this.streamers.every((s) => s.capabilities.speechEvents === true),
-    };
+    this.inputSampleRates = sharedSampleRates(providers);
   }
 
-  /** One-shot recognition on the first provider that offers `recognize()` and succeeds. */
-  recognize(frames: AudioFrame[], options: STTStreamOptions = {}): Promise<Recognition> {
-    return requestWithFallback(
-      this.tracker,
-      (stt, signal) => stt.recognize!(frames, { ...options, signal }),
-      options.signal,
-      (stt) => stt.recognize !== undefined,
-    );
-  }
-
-  stream(options: STTStreamOptions = {}): STTStream {
+  stream(options: STTStreamOptions): STTStream {
     return new FallbackSTTStream(this.tracker, this.streamers, options);
   }
 
@@ -116,7 +96,7 @@ class FallbackSTTStream implements STTStream {
 
   constructor(
     private readonly tracker: AvailabilityTracker<STT>,
-    private readonly streamers: readonly STT[],
+    private readonly streamers: readonly StreamingSTT[],
     private readonly options: STTStreamOptions,
   ) {
     this.controller = linkedController(options.signal);
@@ -163,7 +143,11 @@ class FallbackSTTStream implements STTStream {
         let failure: unknown;
         try {
           for await (const event of attempt.stream) {
-            this.streak.progress(attempt.index);
+            // Only a transcript shows the recognizer works: a wrapped batch recognizer's speech events
+            // come from the VAD, and counting them would let two failing providers swap forever.
+            if (event.type === 'interim_transcript' || event.type === 'final_transcript') {
+              this.streak.progress(attempt.index);
+            }
             if (event.type === 'start_of_speech') inSpeech = true;
             if (event.type === 'end_of_speech') inSpeech = false;
             yield event;
@@ -225,14 +209,27 @@ class FallbackSTTStream implements STTStream {
   }
 }
 
+/** The rates every provider accepts, in the first provider's order of preference. */
+function sharedSampleRates(providers: readonly STT[]): readonly number[] {
+  const shared = providers[0]!.inputSampleRates.filter((rate) =>
+    providers.every((p) => p.inputSampleRates.includes(rate)),
+  );
+  if (shared.length === 0) {
+    const listed = providers.map((p) => `"${p.label}" [${p.inputSampleRates.join(', ')}]`).join(', ');
+    throw new TypeError(`STT providers of a FallbackAdapter share no input sample rate: ${listed}`);
+  }
+  return shared;
+}
+
 /** 100 ms of silence: recognized once if the provider can, otherwise streamed and drained. */
 async function probeSTT(stt: STT, signal: AbortSignal): Promise<void> {
-  const silence = AudioFrame.silence(16_000, 1, 1_600);
-  if (stt.recognize) {
-    await stt.recognize([silence], { signal });
+  const sampleRate = stt.inputSampleRates[0] ?? 16_000;
+  const silence = AudioFrame.silence(sampleRate, 1, sampleRate / 10);
+  if (stt.kind === 'batch') {
+    await stt.recognize([silence], { signal, sampleRate });
     return;
   }
-  const stream = stt.stream({ signal });
+  const stream = stt.stream({ signal, sampleRate });
   try {
     stream.pushFrame(silence);
     stream.endInput();

@@ -7,19 +7,26 @@ import {
   APITimeoutError,
   InvalidAudioError,
 } from '../errors.js';
-import type { SynthesizedAudio, TTS, TTSStream } from '../providers/tts.js';
+import {
+  type ProviderCallOptions,
+  type ProviderProblem,
+  SPECIFICATION_VERSION,
+} from '../providers/common.js';
+import type { BatchTTS, StreamingTTS, SynthesizedAudio, TTSStream } from '../providers/tts.js';
 import { Channel } from '../stream/channel.js';
 import { VirtualClock } from '../time/virtual-clock.js';
 import type { AvailabilityChangedEvent } from './fallback-core.js';
 import { TTSFallbackAdapter } from './fallback-tts.js';
 import { SentenceTokenizer } from './sentence-tokenizer.js';
 
-const audio = (segmentId: string, final: boolean, text: string): SynthesizedAudio => ({
-  frame: AudioFrame.silence(24_000, 1, 240),
-  segmentId,
-  final,
-  text,
-});
+/** What each test frame says: chunks carry nothing but their frame. */
+const labels = new WeakMap<AudioFrame, string>();
+
+const audio = (label: string, sampleRate = 24_000): SynthesizedAudio => {
+  const frame = AudioFrame.silence(sampleRate, 1, sampleRate / 100);
+  labels.set(frame, label);
+  return { frame };
+};
 
 /** A streaming TTS stream the test drives; it records the calls it received. */
 class ControlledStream implements TTSStream {
@@ -49,34 +56,45 @@ class ControlledStream implements TTSStream {
 
 type SynthMode = 'ok' | 'fail' | 'fail-after-first';
 
-class ControlledTTS implements TTS {
-  readonly sampleRate = 24_000;
-  readonly numChannels = 1;
-  readonly capabilities: { streaming: boolean; alignedTranscript?: boolean } = { streaming: true };
-  readonly streams: ControlledStream[] = [];
+/** Speaks a whole text as two 10 ms chunks, `<label>:<text>#<n>`, after 50 ms; fails on command. */
+abstract class ControlledSynthesizer {
+  readonly specificationVersion = SPECIFICATION_VERSION;
+  sampleRate = 24_000;
+  numChannels = 1;
   synthMode: SynthMode = 'ok';
-  synthCalls = 0;
+  readonly synthCalls: Array<{ text: string; options: ProviderCallOptions | undefined }> = [];
   closed = false;
   constructor(
     readonly label: string,
     private readonly clock: VirtualClock,
   ) {}
-  stream(options?: { signal?: AbortSignal }): TTSStream {
-    const stream = new ControlledStream(options?.signal);
-    this.streams.push(stream);
-    return stream;
-  }
-  async *synthesize(text: string, options?: { signal?: AbortSignal }): AsyncGenerator<SynthesizedAudio> {
-    this.synthCalls++;
+  async *synthesize(text: string, options?: ProviderCallOptions): AsyncGenerator<SynthesizedAudio> {
+    this.synthCalls.push({ text, options });
     await this.clock.sleep(50, options?.signal);
     if (this.synthMode === 'fail') throw new APIStatusError(`${this.label} down`, { statusCode: 503 });
-    yield audio('x', false, `${this.label}:${text}#0`);
+    yield audio(`${this.label}:${text}#0`, this.sampleRate);
     if (this.synthMode === 'fail-after-first') throw new APIConnectionError(`${this.label} broke`);
-    yield audio('x', true, `${this.label}:${text}#1`);
+    yield audio(`${this.label}:${text}#1`, this.sampleRate);
   }
   async close(): Promise<void> {
     this.closed = true;
   }
+}
+
+class ControlledTTS extends ControlledSynthesizer implements StreamingTTS {
+  readonly kind = 'streaming';
+  readonly streams: ControlledStream[] = [];
+  readonly streamOptions: Array<ProviderCallOptions | undefined> = [];
+  stream(options?: ProviderCallOptions): TTSStream {
+    const stream = new ControlledStream(options?.signal);
+    this.streams.push(stream);
+    this.streamOptions.push(options);
+    return stream;
+  }
+}
+
+class ControlledBatchTTS extends ControlledSynthesizer implements BatchTTS {
+  readonly kind = 'batch';
 }
 
 function setup(options: { attemptTimeoutMs?: number } = {}) {
@@ -102,7 +120,8 @@ function consume(stream: AsyncIterable<SynthesizedAudio>): { out: SynthesizedAud
 }
 
 const tick = (clock: VirtualClock): Promise<void> => clock.sleep(1);
-const summary = (chunks: SynthesizedAudio[]) => chunks.map((c) => [c.text ?? '', c.final]);
+const summary = (chunks: SynthesizedAudio[]): string[] =>
+  chunks.map((c) => labels.get(c.frame) ?? '<unknown>');
 
 describe('TTSFallbackAdapter synthesize', () => {
   it('moves on before any audio, surfaces the error after some', async () => {
@@ -110,17 +129,14 @@ describe('TTSFallbackAdapter synthesize', () => {
     a.synthMode = 'fail';
     const first = consume(adapter.synthesize('Hi'));
     await first.done;
-    expect(summary(first.out)).toEqual([
-      ['b:Hi#0', false],
-      ['b:Hi#1', true],
-    ]);
+    expect(summary(first.out)).toEqual(['b:Hi#0', 'b:Hi#1']);
     expect(changes.map((c) => [c.provider, c.available])).toEqual([['a', false]]);
 
     b.synthMode = 'fail-after-first';
     const second = consume(adapter.synthesize('Again'));
     await expect(second.done).rejects.toThrow('b broke');
-    expect(summary(second.out)).toEqual([['b:Again#0', false]]);
-    expect(a.synthCalls).toBe(1);
+    expect(summary(second.out)).toEqual(['b:Again#0']);
+    expect(a.synthCalls).toHaveLength(1);
     await adapter.close();
   });
 
@@ -135,49 +151,69 @@ describe('TTSFallbackAdapter synthesize', () => {
     await adapter.close();
   });
 
-  it('requires one channel count and advertises only shared capabilities', () => {
+  it("passes the caller's problem channel to the provider that serves", async () => {
+    const { a, b, adapter } = setup();
+    a.synthMode = 'fail';
+    const problems: ProviderProblem[] = [];
+    const onProblem = (p: ProviderProblem): void => void problems.push(p);
+    await consume(adapter.synthesize('Hi', { onProblem })).done;
+    for (const provider of [a, b]) {
+      expect(provider.synthCalls[0]!.options?.onProblem).toBe(onProblem);
+      expect(provider.synthCalls[0]!.options?.signal).toBeInstanceOf(AbortSignal);
+    }
+    await adapter.close();
+  });
+
+  it('requires one channel count and streams over providers of either kind', () => {
     const clock = new VirtualClock();
     const stereo = Object.assign(new ControlledTTS('stereo', clock), { numChannels: 2 });
     expect(() => new TTSFallbackAdapter([new ControlledTTS('a', clock), stereo], { clock })).toThrow(
       InvalidAudioError,
     );
-    const aligned = Object.assign(new ControlledTTS('aligned', clock), {
-      capabilities: { streaming: true, alignedTranscript: true },
-    });
-    const adapter = new TTSFallbackAdapter([aligned, new ControlledTTS('plain', clock)], { clock });
-    expect(adapter.capabilities).toEqual({ streaming: true, alignedTranscript: false });
+    const adapter = new TTSFallbackAdapter(
+      [new ControlledBatchTTS('batch', clock), new ControlledTTS('live', clock)],
+      { clock },
+    );
     expect(adapter).toMatchObject({
+      specificationVersion: 'v1',
+      kind: 'streaming',
       sampleRate: 24_000,
       numChannels: 1,
-      label: 'FallbackAdapter(aligned, plain)',
+      label: 'FallbackAdapter(batch, live)',
     });
   });
 
-  it('resamples providers with a lower rate to the highest one, keeping text and final flags', async () => {
+  it('resamples providers with a lower rate to the highest one, keeping every sample', async () => {
     const clock = new VirtualClock();
     const low = new ControlledTTS('low', clock);
     const high = Object.assign(new ControlledTTS('high', clock), { sampleRate: 48_000 });
     const adapter = new TTSFallbackAdapter([low, high], { clock });
     expect(adapter.sampleRate).toBe(48_000);
-    const check = (out: SynthesizedAudio[], text: string): void => {
+    // Two 10 ms chunks at 24 kHz are 20 ms at 48 kHz, the resampler's tail included.
+    const check = (out: SynthesizedAudio[]): void => {
+      expect(out.length).toBeGreaterThan(0);
       expect(out.every((c) => c.frame.sampleRate === 48_000)).toBe(true);
       expect(out.reduce((n, c) => n + c.frame.samplesPerChannel, 0)).toBe(960);
-      expect(out.map((c) => c.final)).toEqual(out.map((_, i) => i === out.length - 1));
-      expect(out.map((c) => c.text ?? '').join('')).toBe(text);
     };
     const oneShot = consume(adapter.synthesize('Hi'));
     await oneShot.done;
-    check(oneShot.out, 'low:Hi#0low:Hi#1');
+    check(oneShot.out);
 
     const stream = adapter.stream();
     const live = consume(stream);
     stream.pushText('Hi');
     stream.endInput();
-    low.streams[0]!.chunks.trySend(audio('a1', false, 'H'));
-    low.streams[0]!.chunks.trySend(audio('a1', true, 'i'));
+    low.streams[0]!.chunks.trySend(audio('H'));
+    low.streams[0]!.chunks.trySend(audio('i'));
     low.streams[0]!.chunks.close();
     await live.done;
-    check(live.out, 'Hi');
+    check(live.out);
+
+    // Audio already at the adapter's rate passes through untouched.
+    low.synthMode = 'fail';
+    const direct = consume(adapter.synthesize('Yo'));
+    await direct.done;
+    expect(summary(direct.out)).toEqual(['high:Yo#0', 'high:Yo#1']);
     await adapter.close();
   });
 });
@@ -192,50 +228,72 @@ describe('TTSFallbackAdapter streams', () => {
     stream.flush();
     stream.pushText('More');
     await tick(clock);
+    expect(a.streams[0]!.log).toEqual(['text:Hello ', 'text:world.', 'flush', 'text:More']);
     const error = new APIConnectionError('a refused');
     a.streams[0]!.chunks.fail(error);
     await tick(clock);
     expect(a.streams[0]!.closed).toBe(true);
     expect(changes).toEqual([{ provider: 'a', index: 0, available: false, error }]);
+    // Everything pushed so far, at once, flushed since the caller had flushed.
     const replay = b.streams[0]!;
-    expect(replay.log).toEqual(['text:Hello world.', 'flush', 'text:More']);
+    expect(replay.log).toEqual(['text:Hello world.More', 'flush']);
+    stream.pushText(' again.');
     stream.endInput();
-    expect(replay.log.slice(3)).toEqual(['flush', 'end']);
-    replay.chunks.trySend(audio('b1', false, 'Hello'));
-    replay.chunks.trySend(audio('b1', true, 'world.'));
-    replay.chunks.trySend(audio('b2', true, 'More'));
+    expect(replay.log.slice(2)).toEqual(['text: again.', 'end']);
+    replay.chunks.trySend(audio('Hello'));
+    replay.chunks.trySend(audio('world.'));
+    replay.chunks.trySend(audio('More again.'));
     replay.chunks.close();
     await done;
-    expect(summary(out)).toEqual([
-      ['Hello', false],
-      ['world.', true],
-      ['More', true],
-    ]);
-    // The adapter's own segment ids, not the provider's.
-    const ids = out.map((c) => c.segmentId);
-    expect(ids[0]).toBe(ids[1]);
-    expect(ids[2]).not.toBe(ids[0]);
-    expect(ids).not.toContain('b1');
+    expect(summary(out)).toEqual(['Hello', 'world.', 'More again.']);
     await adapter.close();
   });
 
-  it('never repeats part of a segment: a failure mid-segment surfaces the error', async () => {
-    const { clock, a, b, adapter } = setup();
+  it('replays everything pushed, across several providers, as long as no audio went out', async () => {
+    const clock = new VirtualClock();
+    const [a, b, c] = ['a', 'b', 'c'].map((label) => new ControlledTTS(label, clock)) as [
+      ControlledTTS,
+      ControlledTTS,
+      ControlledTTS,
+    ];
+    const adapter = new TTSFallbackAdapter([a, b, c], { clock, retryIntervalMs: 60_000 });
     const stream = adapter.stream();
     const { out, done } = consume(stream);
-    stream.pushText('One long segment.');
+    stream.pushText('One.');
+    a.streams[0]!.chunks.fail(new APIConnectionError('a down'));
+    await tick(clock);
+    stream.pushText(' Two.');
+    b.streams[0]!.chunks.fail(new APIConnectionError('b down'));
+    await tick(clock);
+    expect(b.streams[0]!.log).toEqual(['text:One.', 'text: Two.']);
+    expect(c.streams[0]!.log).toEqual(['text:One. Two.']);
     stream.endInput();
-    a.streams[0]!.chunks.trySend(audio('a1', false, 'One'));
+    c.streams[0]!.chunks.trySend(audio('c:One. Two.'));
+    c.streams[0]!.chunks.close();
+    await done;
+    expect(summary(out)).toEqual(['c:One. Two.']);
+    await adapter.close();
+  });
+
+  it('never repeats audio: a failure after some audio surfaces the error', async () => {
+    const { clock, a, b, adapter, changes } = setup();
+    const stream = adapter.stream();
+    const { out, done } = consume(stream);
+    stream.pushText('One long sentence.');
+    stream.endInput();
+    a.streams[0]!.chunks.trySend(audio('One'));
     await tick(clock);
     const error = new APIConnectionError('a dropped');
     a.streams[0]!.chunks.fail(error);
     await expect(done).rejects.toBe(error);
-    expect(summary(out)).toEqual([['One', false]]);
+    expect(summary(out)).toEqual(['One']);
     expect(b.streams).toHaveLength(0);
+    // The provider is still marked unavailable for the next request.
+    expect(changes.map((c) => [c.provider, c.available])).toEqual([['a', false]]);
     await adapter.close();
   });
 
-  it('switches at a segment boundary and replays only the unfinished segments', async () => {
+  it('surfaces the error even when the audio out belonged to an earlier flushed sentence', async () => {
     const { clock, a, b, adapter } = setup();
     const stream = adapter.stream();
     const { out, done } = consume(stream);
@@ -243,20 +301,29 @@ describe('TTSFallbackAdapter streams', () => {
     stream.flush();
     stream.pushText('Second.');
     stream.flush();
-    a.streams[0]!.chunks.trySend(audio('a1', true, 'First.'));
+    a.streams[0]!.chunks.trySend(audio('First.'));
     await tick(clock);
-    a.streams[0]!.chunks.fail(new APIConnectionError('a dropped'));
-    await tick(clock);
-    expect(b.streams[0]!.log).toEqual(['text:Second.', 'flush']);
+    const error = new APIConnectionError('a dropped');
+    a.streams[0]!.chunks.fail(error);
+    await expect(done).rejects.toBe(error);
+    // Not half the reply in one voice and half in another.
+    expect(b.streams).toHaveLength(0);
+    expect(summary(out)).toEqual(['First.']);
+    await adapter.close();
+  });
+
+  it('wraps a late failure that is not an APIError', async () => {
+    const { clock, a, adapter } = setup();
+    const stream = adapter.stream();
+    const { done } = consume(stream);
+    stream.pushText('Hi.');
     stream.endInput();
-    b.streams[0]!.chunks.trySend(audio('b1', true, 'Second.'));
-    b.streams[0]!.chunks.close();
-    await done;
-    expect(summary(out)).toEqual([
-      ['First.', true],
-      ['Second.', true],
-    ]);
-    expect(out[0]!.segmentId).not.toBe(out[1]!.segmentId);
+    a.streams[0]!.chunks.trySend(audio('Hi.'));
+    await tick(clock);
+    const bug = new TypeError('oops');
+    a.streams[0]!.chunks.fail(bug);
+    const error = await done.catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'APIError', message: 'a: oops', retryable: false, cause: bug });
     await adapter.close();
   });
 
@@ -269,25 +336,43 @@ describe('TTSFallbackAdapter streams', () => {
     await clock.sleep(5_000);
     expect(changes).toEqual([]);
     stream.flush();
-    a.streams[0]!.chunks.trySend(audio('a1', false, 'Waiting'));
-    a.streams[0]!.chunks.trySend(audio('a1', true, 'stall.'));
-    expect((await firstChunk).value?.text).toBe('Waiting');
+    a.streams[0]!.chunks.trySend(audio('Waiting'));
+    a.streams[0]!.chunks.trySend(audio('stall.'));
+    expect(summary([(await firstChunk).value!])).toEqual(['Waiting']);
     // The consumer dawdles far longer than the timeout between reads: the provider is not to blame.
     await clock.sleep(5_000);
-    expect((await iterator.next()).value?.text).toBe('stall.');
+    expect(summary([(await iterator.next()).value!])).toEqual(['stall.']);
     expect(changes).toEqual([]);
 
+    // A real stall after audio went out fails the stream: its text cannot be replayed elsewhere.
     stream.pushText('Then a real stall.');
     stream.endInput();
     const startedAt = clock.now();
-    const next = iterator.next();
+    const next = iterator.next().catch((e: unknown) => e);
     await clock.sleep(1_500);
     expect(changes.map((c) => [c.provider, c.error instanceof APITimeoutError])).toEqual([['a', true]]);
     expect(changedAt).toEqual([startedAt + 1_000]);
-    expect(b.streams[0]!.log).toEqual(['text:Then a real stall.', 'flush', 'end']);
-    b.streams[0]!.chunks.trySend(audio('b1', true, 'Then a real stall.'));
+    expect(await next).toBeInstanceOf(APITimeoutError);
+    expect(a.streams[0]!.signal?.aborted).toBe(true);
+    expect(b.streams).toHaveLength(0);
+    await adapter.close();
+  });
+
+  it('moves a stalled stream to the next provider when no audio went out yet', async () => {
+    const { clock, a, b, adapter, changes, changedAt } = setup({ attemptTimeoutMs: 1_000 });
+    const stream = adapter.stream();
+    const iterator = stream[Symbol.asyncIterator]();
+    stream.pushText('Stalled from the start.');
+    stream.endInput();
+    const first = iterator.next();
+    await clock.sleep(1_500);
+    expect(changes.map((c) => [c.provider, c.error instanceof APITimeoutError])).toEqual([['a', true]]);
+    expect(changedAt).toEqual([1_000]);
+    expect(a.streams[0]!.signal?.aborted).toBe(true);
+    expect(b.streams[0]!.log).toEqual(['text:Stalled from the start.', 'end']);
+    b.streams[0]!.chunks.trySend(audio('b:Stalled'));
     b.streams[0]!.chunks.close();
-    expect((await next).value).toMatchObject({ text: 'Then a real stall.', final: true });
+    expect(summary([(await first).value!])).toEqual(['b:Stalled']);
     expect((await iterator.next()).done).toBe(true);
     await adapter.close();
   });
@@ -307,19 +392,18 @@ describe('TTSFallbackAdapter streams', () => {
     await adapter.close();
   });
 
-  it('closes segments a provider left without a final chunk when it ends cleanly', async () => {
+  it("ends with the provider's last audio, adding no marker of its own", async () => {
     const { clock, a, adapter } = setup();
     const stream = adapter.stream();
     const { out, done } = consume(stream);
     stream.pushText('Unterminated.');
     stream.endInput();
-    a.streams[0]!.chunks.trySend(audio('a1', false, 'Unterminated.'));
+    a.streams[0]!.chunks.trySend(audio('Unterminated.'));
     await tick(clock);
     a.streams[0]!.chunks.close();
     await done;
-    expect(out.map((c) => [c.final, c.frame.samplesPerChannel])).toEqual([
-      [false, 240],
-      [true, 0],
+    expect(out.map((c) => [labels.get(c.frame), c.frame.samplesPerChannel])).toEqual([
+      ['Unterminated.', 240],
     ]);
     await adapter.close();
   });
@@ -351,10 +435,25 @@ describe('TTSFallbackAdapter streams', () => {
     await adapter.close();
   });
 
+  it("opens every provider stream with the caller's problem channel", async () => {
+    const { clock, a, b, adapter } = setup();
+    const onProblem = (_p: ProviderProblem): void => {};
+    const stream = adapter.stream({ onProblem });
+    const { done } = consume(stream);
+    stream.pushText('Hi.');
+    a.streams[0]!.chunks.fail(new APIConnectionError('a down'));
+    await tick(clock);
+    expect(a.streamOptions[0]?.onProblem).toBe(onProblem);
+    expect(b.streamOptions[0]?.onProblem).toBe(onProblem);
+    await stream.close();
+    await done;
+    await adapter.close();
+  });
+
   it('streams through non-streaming providers by sentences, falling back between them', async () => {
     const clock = new VirtualClock();
-    const a = Object.assign(new ControlledTTS('a', clock), { capabilities: { streaming: false } });
-    const b = Object.assign(new ControlledTTS('b', clock), { capabilities: { streaming: false } });
+    const a = new ControlledBatchTTS('a', clock);
+    const b = new ControlledBatchTTS('b', clock);
     const adapter = new TTSFallbackAdapter([a, b], {
       clock,
       tokenizer: new SentenceTokenizer({ minSentenceLength: 0 }),
@@ -365,13 +464,8 @@ describe('TTSFallbackAdapter streams', () => {
     stream.pushText('One. Two.');
     stream.endInput();
     await done;
-    expect(summary(out)).toEqual([
-      ['b:One.#0', false],
-      ['b:One.#1', false],
-      ['b:Two.#0', false],
-      ['b:Two.#1', true],
-    ]);
-    expect(a.streams).toHaveLength(0);
+    expect(summary(out)).toEqual(['b:One.#0', 'b:One.#1', 'b:Two.#0', 'b:Two.#1']);
+    expect(a.synthCalls.map((c) => c.text)).toContain('One.');
     await adapter.close();
     expect([a.closed, b.closed]).toEqual([true, true]);
   });

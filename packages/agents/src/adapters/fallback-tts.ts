@@ -1,9 +1,8 @@
-import { AudioFrame } from '../audio/audio-frame.js';
 import { AudioResampler } from '../audio/resampler.js';
 import { APIConnectionError, InvalidAudioError } from '../errors.js';
-import type { SynthesizedAudio, TTS, TTSCapabilities, TTSStream } from '../providers/tts.js';
+import { type ProviderCallOptions, SPECIFICATION_VERSION } from '../providers/common.js';
+import type { StreamingTTS, SynthesizedAudio, TTS, TTSStream } from '../providers/tts.js';
 import type { TimerHandle } from '../time/clock.js';
-import { processId } from '../utils/ids.js';
 import { TypedEmitter } from '../utils/typed-emitter.js';
 import {
   AvailabilityTracker,
@@ -25,19 +24,19 @@ export interface TTSFallbackAdapterOptions extends FallbackAdapterOptions<TTS> {
 /**
  * Text-to-speech over a priority list of providers, which must share their channel count; audio of
  * providers with a lower sample rate is resampled to the highest one, so a switch never changes the
- * format. `synthesize()` behaves like `LLMFallbackAdapter.chat()`. A `stream()` keeps the text of every segment
- * whose audio has not finished; when its provider fails, the stream moves to the next provider and
- * replays that text, provided no audio of an unfinished segment went out (a segment is never spoken
- * twice, nor half by one voice and half by another). Otherwise the error surfaces. Segment ids are the
- * adapter's own, so a switch is invisible to the consumer.
+ * format. `synthesize()` behaves like `LLMFallbackAdapter.chat()`. A `stream()` keeps the text pushed
+ * into it; when its provider fails before any audio went out, the stream moves to the next provider and
+ * replays that text. After audio went out the error surfaces: a reply is never spoken twice, nor half by
+ * one voice and half by another.
  */
-export class TTSFallbackAdapter extends TypedEmitter<FallbackAdapterEvents> implements TTS {
+export class TTSFallbackAdapter extends TypedEmitter<FallbackAdapterEvents> implements StreamingTTS {
+  readonly specificationVersion = SPECIFICATION_VERSION;
+  readonly kind = 'streaming';
   readonly label: string;
   readonly sampleRate: number;
   readonly numChannels: number;
-  readonly capabilities: TTSCapabilities;
   private readonly tracker: AvailabilityTracker<TTS>;
-  private readonly streamers: readonly TTS[];
+  private readonly streamers: readonly StreamingTTS[];
 
   constructor(
     readonly providers: readonly TTS[],
@@ -63,28 +62,29 @@ export class TTSFallbackAdapter extends TypedEmitter<FallbackAdapterEvents> impl
     this.sampleRate = Math.max(...providers.map((p) => p.sampleRate));
     this.numChannels = first.numChannels;
     this.streamers = providers.map((tts) =>
-      tts.capabilities.streaming
+      tts.kind === 'streaming'
         ? tts
         : new TTSStreamAdapter(tts, options.tokenizer ? { tokenizer: options.tokenizer } : {}),
     );
     this.label = `FallbackAdapter(${providers.map((p) => p.label).join(', ')})`;
-    this.capabilities = {
-      streaming: true,
-      alignedTranscript: providers.every((p) => p.capabilities.alignedTranscript === true),
-    };
   }
 
-  synthesize(text: string, options: { signal?: AbortSignal } = {}): AsyncIterable<SynthesizedAudio> {
+  synthesize(text: string, options: ProviderCallOptions = {}): AsyncIterable<SynthesizedAudio> {
     const sampleRate = this.sampleRate;
+    const onProblem = options.onProblem;
     return streamWithFallback(
       this.tracker,
-      (tts, signal) => converted(tts.synthesize(text, { signal }), new RateConverter(sampleRate)),
+      (tts, signal) =>
+        converted(
+          tts.synthesize(text, { signal, ...(onProblem ? { onProblem } : {}) }),
+          new RateConverter(sampleRate),
+        ),
       options.signal,
     );
   }
 
-  stream(options: { signal?: AbortSignal } = {}): TTSStream {
-    return new FallbackTTSStream(this.tracker, this.streamers, this.sampleRate, options.signal);
+  stream(options: ProviderCallOptions = {}): TTSStream {
+    return new FallbackTTSStream(this.tracker, this.streamers, this.sampleRate, options);
   }
 
   availability(): ProviderAvailability[] {
@@ -98,20 +98,11 @@ export class TTSFallbackAdapter extends TypedEmitter<FallbackAdapterEvents> impl
   }
 }
 
-interface Segment {
-  readonly id: string;
-  text: string;
-  /** Flushed: the provider was asked to speak it without waiting for more text. */
-  closed: boolean;
-  emittedAudio: boolean;
-}
-
 interface Attempt {
   readonly index: number;
   readonly stream: TTSStream;
   readonly controller: LinkedController;
   readonly converter: RateConverter;
-  lastInnerSegmentId?: string;
 }
 
 interface Wait {
@@ -121,8 +112,10 @@ interface Wait {
 
 class FallbackTTSStream implements TTSStream {
   private readonly controller: LinkedController;
-  /** Segments whose final chunk has not gone out, in order; the last one may still take text. */
-  private segments: Segment[] = [];
+  /** Everything pushed so far, replayed into the next provider when one fails before any audio. */
+  private text = '';
+  private flushed = false;
+  private emittedAudio = false;
   private inputEnded = false;
   private current: Attempt | undefined;
   private startupError: unknown;
@@ -133,11 +126,11 @@ class FallbackTTSStream implements TTSStream {
 
   constructor(
     private readonly tracker: AvailabilityTracker<TTS>,
-    private readonly streamers: readonly TTS[],
+    private readonly streamers: readonly StreamingTTS[],
     private readonly sampleRate: number,
-    signal: AbortSignal | undefined,
+    private readonly callOptions: ProviderCallOptions,
   ) {
-    this.controller = linkedController(signal);
+    this.controller = linkedController(callOptions.signal);
     this.streak = new FailureStreak(tracker);
     try {
       this.current = this.openNext();
@@ -149,27 +142,20 @@ class FallbackTTSStream implements TTSStream {
 
   pushText(text: string): void {
     if (this.inputEnded || this.controller.signal.aborted || text === '') return;
-    let segment = this.segments[this.segments.length - 1];
-    if (!segment || segment.closed) {
-      segment = { id: processId('tts_segment'), text: '', closed: false, emittedAudio: false };
-      this.segments.push(segment);
-    }
-    segment.text += text;
+    this.text += text;
     this.current?.stream.pushText(text);
   }
 
   flush(): void {
-    const segment = this.segments[this.segments.length - 1];
-    // A blank segment is left open: flushing it would ask for audio that never comes.
-    if (!segment || segment.closed || segment.text.trim() === '') return;
-    segment.closed = true;
+    // Flushing blank text would ask for audio that never comes.
+    if (this.inputEnded || this.text.trim() === '') return;
+    this.flushed = true;
     this.current?.stream.flush();
     this.armWatchdog();
   }
 
   endInput(): void {
     if (this.inputEnded) return;
-    this.flush();
     this.inputEnded = true;
     this.current?.stream.endInput();
     this.armWatchdog();
@@ -196,7 +182,10 @@ class FallbackTTSStream implements TTSStream {
           for (;;) {
             const result = await this.next(attempt, iterator);
             if (result.done) break;
-            yield* this.accept(attempt, result.value);
+            this.streak.progress(attempt.index);
+            const chunks = attempt.converter.convert(result.value);
+            if (chunks.length > 0) this.emittedAudio = true;
+            yield* chunks;
           }
         } catch (error) {
           failure = error;
@@ -204,7 +193,7 @@ class FallbackTTSStream implements TTSStream {
         if (signal.aborted) return;
         if (failure === undefined) {
           if (this.inputEnded) {
-            yield* this.finishRemaining(attempt);
+            yield* attempt.converter.finish();
             return;
           }
           failure = new APIConnectionError(
@@ -212,8 +201,8 @@ class FallbackTTSStream implements TTSStream {
           );
         }
         this.fail(attempt, failure);
-        if (this.segments.some((s) => s.emittedAudio))
-          throw toAPIError(failure, this.tracker.label(attempt.index));
+        // Never speak a text twice, nor half in one voice and half in another.
+        if (this.emittedAudio) throw toAPIError(failure, this.tracker.label(attempt.index));
         this.current = this.openNext();
       }
     } finally {
@@ -265,35 +254,9 @@ class FallbackTTSStream implements TTSStream {
     });
   }
 
-  /** Audio is due for a flushed segment, and after the end of input the provider owes its own end. */
+  /** Audio is due once text was flushed, and after the end of input the provider owes its own end. */
   private audioDue(): boolean {
-    return this.inputEnded || this.segments.some((s) => s.closed);
-  }
-
-  /** Maps a provider chunk onto our segments, which its audio follows in order. */
-  private accept(attempt: Attempt, chunk: SynthesizedAudio): SynthesizedAudio[] {
-    this.streak.progress(attempt.index);
-    const previous = attempt.lastInnerSegmentId;
-    attempt.lastInnerSegmentId = chunk.segmentId;
-    // A provider that moved to its next segment without marking the last chunk final: follow it.
-    if (previous !== undefined && previous !== chunk.segmentId && this.segments[0]?.emittedAudio) {
-      this.segments.shift();
-    }
-    const segment = this.segments[0];
-    if (!segment) return [];
-    segment.emittedAudio = true;
-    if (chunk.final) this.segments.shift();
-    return attempt.converter.convert({ ...chunk, segmentId: segment.id });
-  }
-
-  /** The provider ended cleanly: close segments it left without a final chunk. */
-  private *finishRemaining(attempt: Attempt): Generator<SynthesizedAudio> {
-    for (const segment of this.segments) {
-      if (!segment.emittedAudio) continue;
-      const frame = AudioFrame.silence(this.sampleRate, this.tracker.providers[0]!.numChannels, 0);
-      yield* attempt.converter.convert({ frame, segmentId: segment.id, final: true });
-    }
-    this.segments = [];
+    return this.inputEnded || this.flushed;
   }
 
   private fail(attempt: Attempt, error: unknown): void {
@@ -301,18 +264,20 @@ class FallbackTTSStream implements TTSStream {
     this.release(attempt);
   }
 
-  /** Opens the next provider's stream and replays the unfinished text into it. */
+  /** Opens the next provider's stream and replays the text into it. */
   private openNext(): Attempt {
     for (;;) {
       const index = this.streak.next();
       const controller = linkedController(this.controller.signal);
       let stream: TTSStream | undefined;
       try {
-        stream = this.streamers[index]!.stream({ signal: controller.signal });
-        for (const segment of this.segments) {
-          if (segment.text) stream.pushText(segment.text);
-          if (segment.closed) stream.flush();
-        }
+        const onProblem = this.callOptions.onProblem;
+        stream = this.streamers[index]!.stream({
+          signal: controller.signal,
+          ...(onProblem ? { onProblem } : {}),
+        });
+        if (this.text) stream.pushText(this.text);
+        if (this.flushed) stream.flush();
         if (this.inputEnded) stream.endInput();
         return { index, stream, controller, converter: new RateConverter(this.sampleRate) };
       } catch (error) {
@@ -345,13 +310,11 @@ class FallbackTTSStream implements TTSStream {
 }
 
 /**
- * Brings one provider's audio to the adapter's rate. The resampler holds a few ms back between chunks,
- * so it lives for a segment and is flushed by the segment's final chunk, which keeps the `final` flag.
+ * Brings one provider's audio to the adapter's rate. The resampler holds a few ms back between chunks;
+ * `finish()` releases them when the provider's audio ends.
  */
 class RateConverter {
   private resampler: AudioResampler | undefined;
-  /** Text of chunks whose audio the resampler still holds. */
-  private heldText = '';
 
   constructor(private readonly outputRate: number) {}
 
@@ -360,23 +323,13 @@ class RateConverter {
     if (input.sampleRate === this.outputRate && !this.resampler) return [chunk];
     this.resampler ??= new AudioResampler(input.sampleRate, this.outputRate, { channels: input.channels });
     const frames = input.samplesPerChannel > 0 ? this.resampler.push(input) : [];
-    if (chunk.final) {
-      frames.push(...this.resampler.flush());
-      this.resampler = undefined;
-    }
-    const text = this.heldText + (chunk.text ?? '');
-    if (frames.length === 0 && !chunk.final) {
-      this.heldText = text;
-      return [];
-    }
-    this.heldText = '';
-    if (frames.length === 0) frames.push(AudioFrame.silence(this.outputRate, input.channels, 0));
-    return frames.map((frame, i) => ({
-      frame,
-      segmentId: chunk.segmentId,
-      final: chunk.final && i === frames.length - 1,
-      ...(i === 0 && text ? { text } : {}),
-    }));
+    return frames.map((frame) => ({ frame }));
+  }
+
+  finish(): SynthesizedAudio[] {
+    const frames = this.resampler?.flush() ?? [];
+    this.resampler = undefined;
+    return frames.map((frame) => ({ frame }));
   }
 }
 
@@ -385,6 +338,7 @@ async function* converted(
   converter: RateConverter,
 ): AsyncGenerator<SynthesizedAudio> {
   for await (const chunk of source) yield* converter.convert(chunk);
+  yield* converter.finish();
 }
 
 /** A two-word sentence, read up to its first chunk of audio. */

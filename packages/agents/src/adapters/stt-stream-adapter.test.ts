@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { AudioFrame } from '../audio/audio-frame.js';
 import { APIConnectionError, APIError, APIStatusError } from '../errors.js';
-import type { SpeechAlternative, STT, STTEvent, STTStream, STTStreamOptions } from '../providers/stt.js';
+import {
+  type ProviderCallOptions,
+  type ProviderProblem,
+  SPECIFICATION_VERSION,
+} from '../providers/common.js';
+import type { BatchSTT, SpeechAlternative, STTEvent, STTStream, STTStreamOptions } from '../providers/stt.js';
 import type { VAD, VADEvent, VADStream } from '../providers/vad.js';
 import { Channel } from '../stream/channel.js';
 import { VirtualClock } from '../time/virtual-clock.js';
@@ -14,15 +19,15 @@ type Step = 'start' | 'end' | 'end-without-start';
 
 /** A VAD whose decisions are scripted by frame number (1-based); its output is bounded like a real one. */
 class ScriptedVAD implements VAD {
+  readonly specificationVersion = SPECIFICATION_VERSION;
   readonly label = 'scripted-vad';
-  readonly capabilities = { updateIntervalMs: FRAME_MS };
-  readonly minSilenceDurationMs = 100;
-  readonly minSpeechDurationMs = 50;
   readonly streams: ScriptedVADStream[] = [];
+  readonly options: Array<ProviderCallOptions | undefined> = [];
   constructor(private readonly script: Record<number, Step>) {}
-  stream(): VADStream {
+  stream(options?: ProviderCallOptions): VADStream {
     const stream = new ScriptedVADStream(this.script);
     this.streams.push(stream);
+    this.options.push(options);
     return stream;
   }
 }
@@ -37,20 +42,31 @@ class ScriptedVADStream implements VADStream {
   pushFrame(f: AudioFrame): void {
     this.pushed++;
     const at = this.pushed * FRAME_MS;
-    const times = { timestampMs: at, speechDurationMs: 0, silenceDurationMs: 0 };
     const step = this.script[this.pushed];
     if (step === 'start') this.speech = [];
     this.speech.push(f);
     this.events.trySend({
       type: 'inference_done',
-      ...times,
+      timestampMs: at,
       probability: 0.5,
       speaking: false,
-      inferenceDurationMs: 1,
+      speechDurationMs: 0,
     });
-    if (step === 'start') this.events.trySend({ type: 'start_of_speech', ...times, frames: [f] });
+    if (step === 'start') {
+      this.events.trySend({
+        type: 'start_of_speech',
+        timestampMs: at - FRAME_MS,
+        speechDurationMs: FRAME_MS,
+        frames: [f],
+      });
+    }
     if (step === 'end' || step === 'end-without-start') {
-      this.events.trySend({ type: 'end_of_speech', ...times, frames: this.speech });
+      this.events.trySend({
+        type: 'end_of_speech',
+        timestampMs: at,
+        silenceDurationMs: 0,
+        frames: this.speech,
+      });
       this.speech = [];
     }
   }
@@ -67,28 +83,29 @@ class ScriptedVADStream implements VADStream {
 }
 
 /** A recognizer of finished utterances with a fixed latency; queued failures are thrown first. */
-class FakeRecognizer implements STT {
+class FakeRecognizer implements BatchSTT {
+  readonly specificationVersion = SPECIFICATION_VERSION;
+  readonly kind = 'batch';
   readonly label = 'fake-batch';
-  readonly capabilities = { streaming: false, interimResults: false };
-  readonly calls: Array<{ frames: number; at: number; signal: AbortSignal | undefined }> = [];
+  readonly inputSampleRates = [16_000, 8_000];
+  readonly calls: Array<{
+    frames: number;
+    at: number;
+    signal: AbortSignal | undefined;
+    options: STTStreamOptions;
+  }> = [];
   readonly failures: unknown[] = [];
   closed = false;
   constructor(
     private readonly clock: VirtualClock,
     private readonly latencyMs = 50,
   ) {}
-  stream(): STTStream {
-    throw new Error('cannot stream');
-  }
-  async recognize(
-    frames: AudioFrame[],
-    options?: STTStreamOptions,
-  ): Promise<{ type: 'final_transcript'; alternatives: SpeechAlternative[] }> {
-    this.calls.push({ frames: frames.length, at: this.clock.now(), signal: options?.signal });
-    await this.clock.sleep(this.latencyMs, options?.signal);
+  async recognize(frames: readonly AudioFrame[], options: STTStreamOptions): Promise<SpeechAlternative[]> {
+    this.calls.push({ frames: frames.length, at: this.clock.now(), signal: options.signal, options });
+    await this.clock.sleep(this.latencyMs, options.signal);
     const failure = this.failures.shift();
     if (failure) throw failure;
-    return { type: 'final_transcript', alternatives: [{ text: `heard ${frames.length} frames` }] };
+    return [{ text: `heard ${frames.length} frames` }];
   }
   async close(): Promise<void> {
     this.closed = true;
@@ -108,12 +125,12 @@ function describeEvent(event: STTEvent): string {
   switch (event.type) {
     case 'final_transcript':
       return `final:${event.alternatives[0]?.text}`;
-    case 'recognition_usage':
-      return `usage:${event.audioDurationMs}`;
     default:
       return event.type;
   }
 }
+
+const OPTIONS: STTStreamOptions = { sampleRate: 16_000 };
 
 async function collect(stream: STTStream, out: string[] = []): Promise<string[]> {
   for await (const event of stream) out.push(describeEvent(event));
@@ -131,19 +148,19 @@ describe('STTStreamAdapter', () => {
         clock,
       },
     );
-    expect(adapter.capabilities.streaming).toBe(true);
+    expect(adapter.kind).toBe('streaming');
+    expect(adapter.specificationVersion).toBe('v1');
     expect(adapter.label).toBe('fake-batch');
-    const stream = adapter.stream();
+    expect(adapter.inputSampleRates).toEqual([16_000, 8_000]);
+    const stream = adapter.stream(OPTIONS);
     const [events] = await Promise.all([collect(stream), talk(clock, stream, 10)]);
     expect(events).toEqual([
       'start_of_speech',
       'final:heard 4 frames',
       'end_of_speech',
-      'usage:40',
       'start_of_speech',
       'final:heard 3 frames',
       'end_of_speech',
-      'usage:30',
     ]);
     // Frame n is pushed at (n - 1) * 10 ms; the second utterance waits for the first recognition.
     expect(recognizer.calls.map((c) => c.at)).toEqual([40, 90]);
@@ -157,7 +174,7 @@ describe('STTStreamAdapter', () => {
       script[u * 20 + 1] = 'start';
       script[u * 20 + 10] = 'end';
     }
-    const stream = new STTStreamAdapter(recognizer, new ScriptedVAD(script), { clock }).stream();
+    const stream = new STTStreamAdapter(recognizer, new ScriptedVAD(script), { clock }).stream(OPTIONS);
     const [events] = await Promise.all([collect(stream), talk(clock, stream, 100)]);
     expect(events.filter((e) => e.startsWith('final:'))).toHaveLength(4);
     expect(events.filter((e) => e === 'start_of_speech')).toHaveLength(4);
@@ -171,30 +188,51 @@ describe('STTStreamAdapter', () => {
       {
         clock,
       },
-    ).stream();
+    ).stream(OPTIONS);
     const [events] = await Promise.all([collect(stream), talk(clock, stream, 4)]);
-    expect(events).toEqual(['start_of_speech', 'final:heard 3 frames', 'end_of_speech', 'usage:30']);
+    expect(events).toEqual(['start_of_speech', 'final:heard 3 frames', 'end_of_speech']);
   });
 
-  it('retries a retryable recognition failure on the clock', async () => {
+  it('retries a retryable recognition failure on the clock and reports each retry as a problem', async () => {
     const clock = new VirtualClock();
     const recognizer = new FakeRecognizer(clock);
-    recognizer.failures.push(new APIConnectionError('blip'));
+    const blip = new APIConnectionError('blip');
+    recognizer.failures.push(blip);
+    const problems: ProviderProblem[] = [];
     const stream = new STTStreamAdapter(recognizer, new ScriptedVAD({ 1: 'start', 3: 'end' }), {
       clock,
       retryPolicy: { jitter: 0 },
-    }).stream();
+    }).stream({ ...OPTIONS, onProblem: (p) => problems.push(p) });
     const [events] = await Promise.all([collect(stream), talk(clock, stream, 3)]);
     expect(events).toContain('final:heard 3 frames');
     // Failed attempt (50 ms) + backoff (100 ms) before the second one.
     expect(recognizer.calls.map((c) => c.at)).toEqual([20, 170]);
+    expect(problems).toEqual([{ type: 'retrying', attempt: 1, delayMs: 100, error: blip }]);
+  });
+
+  it('recognizes each utterance with the stream options and hands the VAD its problem channel', async () => {
+    const clock = new VirtualClock();
+    const recognizer = new FakeRecognizer(clock);
+    const vad = new ScriptedVAD({ 1: 'start', 2: 'end' });
+    const problems: ProviderProblem[] = [];
+    const onProblem = (p: ProviderProblem): void => void problems.push(p);
+    const stream = new STTStreamAdapter(recognizer, vad, { clock }).stream({
+      sampleRate: 8_000,
+      language: 'fr',
+      onProblem,
+    });
+    await Promise.all([collect(stream), talk(clock, stream, 2)]);
+    expect(recognizer.calls[0]!.options).toMatchObject({ sampleRate: 8_000, language: 'fr', onProblem });
+    expect(recognizer.calls[0]!.signal).toBeInstanceOf(AbortSignal);
+    expect(vad.options[0]).toMatchObject({ onProblem });
+    expect(vad.options[0]!.signal).toBeInstanceOf(AbortSignal);
   });
 
   it('fails the stream with the typed error when recognition cannot succeed, after what was already heard', async () => {
     const clock = new VirtualClock();
     const recognizer = new FakeRecognizer(clock);
     const vad = new ScriptedVAD({ 1: 'start', 2: 'end', 3: 'start', 4: 'end' });
-    const stream = new STTStreamAdapter(recognizer, vad, { clock }).stream();
+    const stream = new STTStreamAdapter(recognizer, vad, { clock }).stream(OPTIONS);
     const badRequest = new APIStatusError('bad audio', { statusCode: 400 });
     const events: string[] = [];
     const consumed = collect(stream, events);
@@ -204,13 +242,7 @@ describe('STTStreamAdapter', () => {
     recognizer.failures.push(badRequest);
     await talk(clock, stream, 2, false);
     await expect(consumed).rejects.toBe(badRequest);
-    expect(events).toEqual([
-      'start_of_speech',
-      'final:heard 2 frames',
-      'end_of_speech',
-      'usage:20',
-      'start_of_speech',
-    ]);
+    expect(events).toEqual(['start_of_speech', 'final:heard 2 frames', 'end_of_speech', 'start_of_speech']);
     expect(vad.streams[0]!.closed).toBe(true);
   });
 
@@ -221,7 +253,7 @@ describe('STTStreamAdapter', () => {
     recognizer.failures.push(bug);
     const stream = new STTStreamAdapter(recognizer, new ScriptedVAD({ 1: 'start', 2: 'end' }), {
       clock,
-    }).stream();
+    }).stream(OPTIONS);
     const consumed = collect(stream);
     await talk(clock, stream, 2, false);
     const error = await consumed.catch((e: unknown) => e);
@@ -237,7 +269,7 @@ describe('STTStreamAdapter', () => {
     const clock = new VirtualClock();
     const recognizer = new FakeRecognizer(clock, 5_000);
     const vad = new ScriptedVAD({ 1: 'start', 2: 'end' });
-    const stream = new STTStreamAdapter(recognizer, vad, { clock }).stream();
+    const stream = new STTStreamAdapter(recognizer, vad, { clock }).stream(OPTIONS);
     const events: string[] = [];
     const consumed = collect(stream, events);
     await talk(clock, stream, 2, false);
@@ -255,7 +287,10 @@ describe('STTStreamAdapter', () => {
     const recognizer = new FakeRecognizer(clock, 5_000);
     const vad = new ScriptedVAD({ 1: 'start', 2: 'end' });
     const controller = new AbortController();
-    const stream = new STTStreamAdapter(recognizer, vad, { clock }).stream({ signal: controller.signal });
+    const stream = new STTStreamAdapter(recognizer, vad, { clock }).stream({
+      ...OPTIONS,
+      signal: controller.signal,
+    });
     const consumed = collect(stream);
     await talk(clock, stream, 2, false);
     controller.abort();
@@ -267,7 +302,7 @@ describe('STTStreamAdapter', () => {
   it('a consumer that stops reading releases the VAD', async () => {
     const clock = new VirtualClock();
     const vad = new ScriptedVAD({ 1: 'start', 2: 'end' });
-    const stream = new STTStreamAdapter(new FakeRecognizer(clock), vad, { clock }).stream();
+    const stream = new STTStreamAdapter(new FakeRecognizer(clock), vad, { clock }).stream(OPTIONS);
     const reading = (async () => {
       for await (const _event of stream) break;
     })();
@@ -278,13 +313,14 @@ describe('STTStreamAdapter', () => {
 
   it('needs a recognizer with recognize() and closes it', async () => {
     const clock = new VirtualClock();
-    const streamingOnly: STT = Object.assign(new FakeRecognizer(clock), { recognize: undefined });
-    expect(() => new STTStreamAdapter(streamingOnly, new ScriptedVAD({}))).toThrow(TypeError);
+    // Only reachable from untyped code: the types already demand a BatchSTT.
+    const streamingOnly = Object.assign(new FakeRecognizer(clock), { recognize: undefined });
+    expect(() => new STTStreamAdapter(streamingOnly as unknown as BatchSTT, new ScriptedVAD({}))).toThrow(
+      TypeError,
+    );
     const recognizer = new FakeRecognizer(clock);
     const adapter = new STTStreamAdapter(recognizer, new ScriptedVAD({}), { clock });
-    await expect(adapter.recognize([frame()])).resolves.toMatchObject({
-      alternatives: [{ text: 'heard 1 frames' }],
-    });
+    await expect(adapter.recognize([frame()], OPTIONS)).resolves.toEqual([{ text: 'heard 1 frames' }]);
     await adapter.close();
     expect(recognizer.closed).toBe(true);
   });

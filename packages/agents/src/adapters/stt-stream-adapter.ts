@@ -1,12 +1,13 @@
 import type { AudioFrame } from '../audio/audio-frame.js';
 import { isAbortError } from '../errors.js';
 import { type RetryPolicy, withRetry } from '../providers/retry.js';
+import { SPECIFICATION_VERSION } from '../providers/common.js';
 import type {
+  BatchSTT,
   SpeechAlternative,
-  STT,
-  STTCapabilities,
   STTEvent,
   STTStream,
+  StreamingSTT,
   STTStreamOptions,
 } from '../providers/stt.js';
 import type { VAD, VADEvent, VADStream } from '../providers/vad.js';
@@ -29,39 +30,37 @@ export interface STTStreamAdapterOptions {
   random?: () => number;
 }
 
-type Recognize = NonNullable<STT['recognize']>;
+type Recognize = BatchSTT['recognize'];
 
 /**
  * Makes a recognizer that only transcribes finished utterances (`recognize()`) usable as a live stream:
  * a VAD cuts the pushed audio into utterances and each one is recognized when the VAD reports its end.
- * The stream emits `start_of_speech`, then `final_transcript`, `end_of_speech` and `recognition_usage`
- * per utterance, in order.
+ * The stream emits `start_of_speech`, then `final_transcript` and `end_of_speech` per utterance, in
+ * order. Frames pushed must be at one of the recognizer's `inputSampleRates`: the VAD cuts them as
+ * they are, so each utterance reaches `recognize()` at the rate the recognizer asked for.
  */
-export class STTStreamAdapter implements STT {
+export class STTStreamAdapter implements StreamingSTT {
+  readonly specificationVersion = SPECIFICATION_VERSION;
+  readonly kind = 'streaming';
   readonly label: string;
-  readonly capabilities: STTCapabilities = { streaming: true, interimResults: false, speechEvents: true };
+  readonly inputSampleRates: readonly number[];
   private readonly recognizeFn: Recognize;
 
   constructor(
-    readonly stt: STT,
+    readonly stt: BatchSTT,
     readonly vad: VAD,
     private readonly options: STTStreamAdapterOptions = {},
   ) {
-    if (!stt.recognize) {
-      throw new TypeError(`STTStreamAdapter needs an STT with recognize(); "${stt.label}" has none`);
-    }
     this.recognizeFn = stt.recognize.bind(stt);
     this.label = stt.label;
+    this.inputSampleRates = stt.inputSampleRates;
   }
 
-  recognize(
-    frames: AudioFrame[],
-    options?: STTStreamOptions,
-  ): Promise<{ type: 'final_transcript'; alternatives: SpeechAlternative[] }> {
+  recognize(frames: readonly AudioFrame[], options: STTStreamOptions): Promise<SpeechAlternative[]> {
     return this.recognizeFn(frames, options);
   }
 
-  stream(options: STTStreamOptions = {}): STTStream {
+  stream(options: STTStreamOptions): STTStream {
     return new AdaptedSTTStream(this.recognizeFn, this.vad, this.label, options, this.options);
   }
 
@@ -89,7 +88,10 @@ class AdaptedSTTStream implements STTStream {
   ) {
     this.clock = options.clock ?? realClock();
     this.controller = linkedController(streamOptions.signal);
-    this.vadStream = vad.stream({ signal: this.controller.signal });
+    this.vadStream = vad.stream({
+      signal: this.controller.signal,
+      ...(streamOptions.onProblem ? { onProblem: streamOptions.onProblem } : {}),
+    });
     this.boundaries = new Channel({
       capacity: options.maxPendingUtterances ? options.maxPendingUtterances * 2 : 16,
       overflow: 'drop-oldest',
@@ -181,21 +183,24 @@ class AdaptedSTTStream implements STTStream {
         // Keep start/end paired even if a start was dropped or the stream began mid-utterance.
         if (!inSpeech) await this.events.send({ type: 'start_of_speech' }, signal);
         inSpeech = false;
-        const result = await withRetry(
+        const onProblem = this.streamOptions.onProblem;
+        const alternatives = await withRetry(
           (_, s) => this.recognize(boundary.frames, { ...this.streamOptions, signal: s }),
           {
             clock: this.clock,
             signal,
             ...(this.options.retryPolicy ? { policy: this.options.retryPolicy } : {}),
             ...(this.options.random ? { random: this.options.random } : {}),
+            ...(onProblem
+              ? {
+                  onRetry: (error: unknown, attempt: number, delayMs: number) =>
+                    onProblem({ type: 'retrying', attempt, delayMs, error: asError(error) }),
+                }
+              : {}),
           },
         );
-        await this.events.send({ type: 'final_transcript', alternatives: result.alternatives }, signal);
+        await this.events.send({ type: 'final_transcript', alternatives }, signal);
         await this.events.send({ type: 'end_of_speech' }, signal);
-        await this.events.send(
-          { type: 'recognition_usage', audioDurationMs: durationMs(boundary.frames) },
-          signal,
-        );
       }
       this.events.close();
     } catch (error) {
@@ -210,8 +215,6 @@ class AdaptedSTTStream implements STTStream {
   }
 }
 
-function durationMs(frames: readonly AudioFrame[]): number {
-  let ms = 0;
-  for (const frame of frames) ms += (frame.samplesPerChannel * 1000) / frame.sampleRate;
-  return ms;
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
 }

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { AudioFrame } from '../audio/audio-frame.js';
 import { APIError, APIStatusError } from '../errors.js';
-import type { SynthesizedAudio, TTS, TTSStream } from '../providers/tts.js';
+import {
+  type ProviderCallOptions,
+  type ProviderProblem,
+  SPECIFICATION_VERSION,
+} from '../providers/common.js';
+import type { BatchTTS, SynthesizedAudio, TTSStream } from '../providers/tts.js';
 import { VirtualClock } from '../time/virtual-clock.js';
 import { SentenceTokenizer } from './sentence-tokenizer.js';
 import { TTSStreamAdapter } from './tts-stream-adapter.js';
@@ -15,13 +20,22 @@ interface FakeTTSOptions {
   failOn?: (text: string) => Error | undefined;
 }
 
+/** What each synthesized frame says, `<text>#<n>`: chunks carry nothing but their frame. */
+const labels = new WeakMap<AudioFrame, string>();
+
 /** Synthesizes whole texts: after a latency, `chunks` chunks labelled `<text>#<n>`. */
-class FakeTTS implements TTS {
+class FakeTTS implements BatchTTS {
+  readonly specificationVersion = SPECIFICATION_VERSION;
+  readonly kind = 'batch';
   readonly label = 'fake-tts';
   readonly sampleRate = 24_000;
   readonly numChannels = 1;
-  readonly capabilities = { streaming: false, alignedTranscript: true };
-  readonly calls: Array<{ text: string; at: number; signal: AbortSignal | undefined }> = [];
+  readonly calls: Array<{
+    text: string;
+    at: number;
+    signal: AbortSignal | undefined;
+    options: ProviderCallOptions | undefined;
+  }> = [];
   active = 0;
   maxActive = 0;
   closed = false;
@@ -30,9 +44,9 @@ class FakeTTS implements TTS {
     private readonly options: FakeTTSOptions = {},
   ) {}
 
-  async *synthesize(text: string, options?: { signal?: AbortSignal }): AsyncGenerator<SynthesizedAudio> {
+  async *synthesize(text: string, options?: ProviderCallOptions): AsyncGenerator<SynthesizedAudio> {
     const signal = options?.signal;
-    this.calls.push({ text, at: this.clock.now(), signal });
+    this.calls.push({ text, at: this.clock.now(), signal, options });
     this.active++;
     this.maxActive = Math.max(this.maxActive, this.active);
     try {
@@ -41,21 +55,14 @@ class FakeTTS implements TTS {
       if (failure) throw failure;
       const chunks = this.options.chunks ?? 2;
       for (let i = 0; i < chunks; i++) {
-        yield {
-          frame: AudioFrame.silence(24_000, 1, 240),
-          segmentId: 'inner',
-          final: i === chunks - 1,
-          text: `${text}#${i}`,
-        };
+        const frame = AudioFrame.silence(24_000, 1, 240);
+        labels.set(frame, `${text}#${i}`);
+        yield { frame };
         await this.clock.sleep(this.options.chunkMs ?? 5, signal);
       }
     } finally {
       this.active--;
     }
-  }
-
-  stream(): TTSStream {
-    throw new Error('cannot stream');
   }
 
   async close(): Promise<void> {
@@ -68,15 +75,20 @@ async function collect(stream: TTSStream, out: SynthesizedAudio[] = []): Promise
   return out;
 }
 
-const texts = (chunks: SynthesizedAudio[]): string[] => chunks.map((c) => c.text ?? '<empty>');
+const texts = (chunks: SynthesizedAudio[]): string[] => chunks.map((c) => labels.get(c.frame) ?? '<unknown>');
 
 describe('TTSStreamAdapter', () => {
   it('delegates identity and one-shot synthesis to the provider', async () => {
     const clock = new VirtualClock();
     const tts = new FakeTTS(clock);
     const adapter = new TTSStreamAdapter(tts);
-    expect(adapter).toMatchObject({ label: 'fake-tts', sampleRate: 24_000, numChannels: 1 });
-    expect(adapter.capabilities).toEqual({ streaming: true, alignedTranscript: true });
+    expect(adapter).toMatchObject({
+      label: 'fake-tts',
+      sampleRate: 24_000,
+      numChannels: 1,
+      kind: 'streaming',
+      specificationVersion: 'v1',
+    });
     const chunks: SynthesizedAudio[] = [];
     for await (const chunk of adapter.synthesize('Hi.')) chunks.push(chunk);
     expect(texts(chunks)).toEqual(['Hi.#0', 'Hi.#1']);
@@ -109,11 +121,12 @@ describe('TTSStreamAdapter', () => {
     expect(tts.maxActive).toBe(2);
   });
 
-  it('gives each flushed segment its own id and one final chunk, at its end', async () => {
+  it('flush() cuts the sentence being written; each sentence is synthesized once, in order', async () => {
     const clock = new VirtualClock();
-    const stream = new TTSStreamAdapter(new FakeTTS(clock), { tokenizer }).stream();
+    const tts = new FakeTTS(clock);
+    const stream = new TTSStreamAdapter(tts, { tokenizer }).stream();
     const consumed = collect(stream);
-    stream.pushText('Alpha one. Alpha two.');
+    stream.pushText('Alpha one. Alpha tw');
     stream.flush();
     stream.pushText('Beta one.');
     stream.endInput();
@@ -121,35 +134,48 @@ describe('TTSStreamAdapter', () => {
     expect(texts(chunks)).toEqual([
       'Alpha one.#0',
       'Alpha one.#1',
-      'Alpha two.#0',
-      'Alpha two.#1',
+      'Alpha tw#0',
+      'Alpha tw#1',
       'Beta one.#0',
       'Beta one.#1',
     ]);
-    expect(chunks.map((c) => c.final)).toEqual([false, false, false, true, false, true]);
-    const [a, b] = [chunks[0]!.segmentId, chunks[4]!.segmentId];
-    expect(a).not.toBe(b);
-    expect(chunks.map((c) => c.segmentId)).toEqual([a, a, a, a, b, b]);
+    expect(tts.calls.map((c) => c.text)).toEqual(['Alpha one.', 'Alpha tw', 'Beta one.']);
   });
 
-  it('marks a segment closed after its audio went out with an empty final chunk', async () => {
+  it('yields only the provider audio: a flush after the audio went out adds no marker or empty frame', async () => {
     const clock = new VirtualClock();
     const stream = new TTSStreamAdapter(new FakeTTS(clock), { tokenizer }).stream();
     const chunks: SynthesizedAudio[] = [];
     const consumed = collect(stream, chunks);
     stream.pushText('Alpha one.\n');
     await clock.sleep(100);
-    expect(chunks.map((c) => c.final)).toEqual([false, false]);
+    expect(texts(chunks)).toEqual(['Alpha one.#0', 'Alpha one.#1']);
     stream.flush();
-    stream.flush(); // nothing new: no second marker
+    stream.flush();
     await clock.sleep(1);
-    expect(chunks).toHaveLength(3);
-    expect(chunks[2]).toMatchObject({ final: true, segmentId: chunks[0]!.segmentId });
-    expect(chunks[2]!.frame.samplesPerChannel).toBe(0);
-    expect(chunks[2]!.frame.sampleRate).toBe(24_000);
+    expect(chunks).toHaveLength(2);
     stream.endInput();
     await consumed;
-    expect(chunks).toHaveLength(3);
+    expect(chunks).toHaveLength(2);
+    expect(chunks.every((c) => c.frame.samplesPerChannel > 0)).toBe(true);
+    expect(chunks.every((c) => Object.keys(c).join() === 'frame')).toBe(true);
+  });
+
+  it("hands every synthesis the stream's problem channel and a signal of its own", async () => {
+    const clock = new VirtualClock();
+    const tts = new FakeTTS(clock);
+    const problems: ProviderProblem[] = [];
+    const onProblem = (p: ProviderProblem): void => void problems.push(p);
+    const stream = new TTSStreamAdapter(tts, { tokenizer }).stream({ onProblem });
+    const consumed = collect(stream);
+    stream.pushText('One. Two.');
+    stream.endInput();
+    await consumed;
+    expect(tts.calls).toHaveLength(2);
+    for (const call of tts.calls) {
+      expect(call.options?.onProblem).toBe(onProblem);
+      expect(call.signal).toBeInstanceOf(AbortSignal);
+    }
   });
 
   it('bounds the syntheses in flight when the consumer does not read', async () => {

@@ -1,8 +1,7 @@
-import { AudioFrame } from '../audio/audio-frame.js';
 import { isAbortError } from '../errors.js';
-import type { SynthesizedAudio, TTS, TTSCapabilities, TTSStream } from '../providers/tts.js';
+import { type ProviderCallOptions, SPECIFICATION_VERSION } from '../providers/common.js';
+import type { BatchTTS, StreamingTTS, SynthesizedAudio, TTSStream } from '../providers/tts.js';
 import { Channel } from '../stream/channel.js';
-import { processId } from '../utils/ids.js';
 import { SentenceTokenizer, type SentenceStream } from './sentence-tokenizer.js';
 import { type LinkedController, linkedController, toAPIError } from './shared.js';
 
@@ -20,30 +19,23 @@ export interface TTSStreamAdapterOptions {
 
 /**
  * Streaming TTS over a provider that only synthesizes whole texts: pushed text is cut into sentences,
- * each is synthesized with `synthesize()`, and the audio comes out in order. Every flushed segment that
- * held text ends with exactly one chunk marked `final`; when the segment is closed only after its audio
- * went out, that chunk is an empty frame.
+ * each is synthesized with `synthesize()`, and the audio comes out in order.
  */
-export class TTSStreamAdapter implements TTS {
+export class TTSStreamAdapter implements StreamingTTS {
+  readonly specificationVersion = SPECIFICATION_VERSION;
+  readonly kind = 'streaming';
   readonly label: string;
   readonly sampleRate: number;
   readonly numChannels: number;
-  readonly capabilities: TTSCapabilities;
   private readonly tokenizer: SentenceTokenizer;
 
   constructor(
-    readonly tts: TTS,
+    readonly tts: BatchTTS,
     private readonly options: TTSStreamAdapterOptions = {},
   ) {
     this.label = tts.label;
     this.sampleRate = tts.sampleRate;
     this.numChannels = tts.numChannels;
-    this.capabilities = {
-      streaming: true,
-      ...(tts.capabilities.alignedTranscript !== undefined
-        ? { alignedTranscript: tts.capabilities.alignedTranscript }
-        : {}),
-    };
     this.tokenizer = options.tokenizer ?? new SentenceTokenizer();
     const prefetch = options.prefetch ?? 1;
     if (!Number.isInteger(prefetch) || prefetch < 0) {
@@ -51,12 +43,12 @@ export class TTSStreamAdapter implements TTS {
     }
   }
 
-  synthesize(text: string, options?: { signal?: AbortSignal }): AsyncIterable<SynthesizedAudio> {
+  synthesize(text: string, options?: ProviderCallOptions): AsyncIterable<SynthesizedAudio> {
     return this.tts.synthesize(text, options);
   }
 
-  stream(options: { signal?: AbortSignal } = {}): TTSStream {
-    return new AdaptedTTSStream(this.tts, this.tokenizer, this.options, options.signal);
+  stream(options: ProviderCallOptions = {}): TTSStream {
+    return new AdaptedTTSStream(this.tts, this.tokenizer, this.options, options);
   }
 
   async close(): Promise<void> {
@@ -64,35 +56,29 @@ export class TTSStreamAdapter implements TTS {
   }
 }
 
-interface Segment {
-  readonly id: string;
-  sentences: number;
-  finalSent: boolean;
+interface Sentence {
+  text: string;
+  audio?: Channel<SynthesizedAudio>;
 }
-
-type Item =
-  | { kind: 'sentence'; segment: Segment; text: string; audio?: Channel<SynthesizedAudio> }
-  | { kind: 'end'; segment: Segment };
 
 class AdaptedTTSStream implements TTSStream {
   private readonly controller: LinkedController;
-  /** Work in output order: sentences to synthesize and the ends of their segments. */
-  private readonly items: Item[] = [];
+  /** Sentences in output order; the first ones within the window are being synthesized. */
+  private readonly sentences: Sentence[] = [];
   private readonly window: number;
   private running = 0;
-  private segment: Segment | undefined;
   private splitter: SentenceStream;
   private inputEnded = false;
   private wake: (() => void) | undefined;
   private readonly output: AsyncGenerator<SynthesizedAudio>;
 
   constructor(
-    private readonly tts: TTS,
+    private readonly tts: BatchTTS,
     private readonly tokenizer: SentenceTokenizer,
     private readonly options: TTSStreamAdapterOptions,
-    signal: AbortSignal | undefined,
+    private readonly callOptions: ProviderCallOptions,
   ) {
-    this.controller = linkedController(signal);
+    this.controller = linkedController(callOptions.signal);
     this.window = 1 + (options.prefetch ?? 1);
     this.splitter = tokenizer.stream();
     this.controller.signal.addEventListener('abort', () => this.notify(), { once: true });
@@ -102,17 +88,13 @@ class AdaptedTTSStream implements TTSStream {
   /** Text pushed after `endInput()` or `close()` is ignored. */
   pushText(text: string): void {
     if (this.inputEnded || this.controller.signal.aborted) return;
-    this.segment ??= { id: processId('tts_segment'), sentences: 0, finalSent: false };
-    for (const sentence of this.splitter.push(text)) this.enqueueSentence(sentence);
+    for (const sentence of this.splitter.push(text)) this.enqueue(sentence);
   }
 
   flush(): void {
-    const segment = this.segment;
-    if (!segment || this.inputEnded) return;
-    for (const sentence of this.splitter.flush()) this.enqueueSentence(sentence);
-    this.segment = undefined;
+    if (this.inputEnded) return;
+    for (const sentence of this.splitter.flush()) this.enqueue(sentence);
     this.splitter = this.tokenizer.stream();
-    this.enqueue({ kind: 'end', segment });
   }
 
   endInput(): void {
@@ -130,25 +112,19 @@ class AdaptedTTSStream implements TTSStream {
     return this.output;
   }
 
-  private enqueueSentence(text: string): void {
-    const segment = this.segment!;
-    segment.sentences++;
-    this.enqueue({ kind: 'sentence', segment, text });
-  }
-
-  private enqueue(item: Item): void {
-    this.items.push(item);
+  private enqueue(text: string): void {
+    this.sentences.push({ text });
     this.startSyntheses();
     this.notify();
   }
 
   /** Starts the sentences inside the window; the window bounds both requests in flight and buffered audio. */
   private startSyntheses(): void {
-    for (const item of this.items) {
+    for (const sentence of this.sentences) {
       if (this.running >= this.window) return;
-      if (item.kind !== 'sentence' || item.audio) continue;
+      if (sentence.audio) continue;
       this.running++;
-      item.audio = this.synthesize(item.text);
+      sentence.audio = this.synthesize(sentence.text);
     }
   }
 
@@ -159,9 +135,11 @@ class AdaptedTTSStream implements TTSStream {
       overflow: 'block',
       name: `${this.tts.label}.sentence-audio`,
     });
+    const onProblem = this.callOptions.onProblem;
     void (async () => {
       try {
-        for await (const chunk of this.tts.synthesize(text, { signal })) await audio.send(chunk, signal);
+        const options = { signal, ...(onProblem ? { onProblem } : {}) };
+        for await (const chunk of this.tts.synthesize(text, options)) await audio.send(chunk, signal);
         audio.close();
       } catch (error) {
         if (signal.aborted) audio.close();
@@ -176,35 +154,19 @@ class AdaptedTTSStream implements TTSStream {
     try {
       for (;;) {
         if (signal.aborted) return;
-        const item = this.items[0];
-        if (!item) {
+        const sentence = this.sentences[0];
+        if (!sentence) {
           if (this.inputEnded) return;
           await new Promise<void>((resolve) => {
             this.wake = resolve;
           });
           continue;
         }
-        if (item.kind === 'end') {
-          this.items.shift();
-          if (item.segment.sentences > 0 && !item.segment.finalSent) yield this.finalMarker(item.segment);
-          continue;
-        }
-        // One chunk is held back so the last one of a sentence can carry `final` when it ends a segment.
-        let held: SynthesizedAudio | undefined;
-        for await (const chunk of item.audio!) {
-          if (held) yield this.relabel(held, item.segment, false);
-          held = chunk;
-        }
+        for await (const chunk of sentence.audio!) yield chunk;
         if (signal.aborted) return;
-        this.items.shift();
+        this.sentences.shift();
         this.running--;
         this.startSyntheses();
-        const next = this.items[0];
-        const final = next?.kind === 'end' && next.segment === item.segment;
-        if (held) {
-          if (final) item.segment.finalSent = true;
-          yield this.relabel(held, item.segment, final);
-        }
       }
     } catch (error) {
       if (signal.aborted || isAbortError(error)) return;
@@ -214,30 +176,12 @@ class AdaptedTTSStream implements TTSStream {
     }
   }
 
-  private relabel(chunk: SynthesizedAudio, segment: Segment, final: boolean): SynthesizedAudio {
-    return {
-      frame: chunk.frame,
-      segmentId: segment.id,
-      final,
-      ...(chunk.text !== undefined ? { text: chunk.text } : {}),
-    };
-  }
-
-  private finalMarker(segment: Segment): SynthesizedAudio {
-    segment.finalSent = true;
-    return {
-      frame: AudioFrame.silence(this.tts.sampleRate, this.tts.numChannels, 0),
-      segmentId: segment.id,
-      final: true,
-    };
-  }
-
   private stop(): void {
     this.inputEnded = true;
     this.controller.abort();
     this.controller.dispose();
-    for (const item of this.items) if (item.kind === 'sentence') item.audio?.dispose();
-    this.items.length = 0;
+    for (const sentence of this.sentences) sentence.audio?.dispose();
+    this.sentences.length = 0;
     this.notify();
   }
 

@@ -2,7 +2,7 @@ import { type Logger, defaultLogger } from '../log/logger.js';
 import { type Clock, realClock } from '../time/clock.js';
 import { processId } from '../utils/ids.js';
 import type { AgentSession } from '../voice/session/agent-session.js';
-import type { AudioInput, AudioOutput, TextOutput } from '../voice/io/audio-io.js';
+import type { AudioInput, AudioOutput, TextOutput } from '../providers/audio-io.js';
 import type { AgentDefinition } from './agent-definition.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: a job runs sessions of any user data type.

@@ -3,7 +3,7 @@ import { silentLogger } from '../log/logger.js';
 import { realClock } from '../time/clock.js';
 import { Agent } from '../voice/agent/agent.js';
 import { AgentSession } from '../voice/session/agent-session.js';
-import { NullAudioOutput } from '../voice/io/audio-io.js';
+import { NullAudioOutput } from '../voice/io/null-audio-output.js';
 import { agentDefinitionFromModule, defineAgent, isAgentDefinition } from './agent-definition.js';
 import { Job, type JobNotice, type JobTransport, prewarmAgent } from './job-context.js';
 

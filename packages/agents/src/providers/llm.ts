@@ -1,5 +1,48 @@
-import type { ChatContext } from '../llm/chat-context.js';
-import type { AnyTool } from '../voice/tools/tool.js';
+import type { ProviderCallOptions, SpecificationVersion } from './common.js';
+
+/**
+ * Chat model, specification v1.
+ *
+ * The session sends the conversation as plain messages and the tools as definitions (name, description,
+ * JSON Schema of the arguments); the model streams back text and tool calls. The session runs the tools
+ * itself: a provider never sees tool implementations.
+ */
+
+export type LLMContentPart =
+  | { type: 'text'; text: string }
+  | {
+      type: 'image';
+      /** A URL or a `data:` URL. */
+      image: string;
+      mimeType?: string;
+      detail?: 'auto' | 'low' | 'high';
+    };
+
+/** A tool call the model made earlier in the conversation, with its raw JSON arguments. */
+export interface LLMToolCall {
+  callId: string;
+  name: string;
+  arguments: string;
+}
+
+/**
+ * One message of the conversation, oldest first. Every `tool` message answers a call of the assistant
+ * message before it, and every such call is answered, so a request is always well formed.
+ */
+export type LLMMessage =
+  | { role: 'system' | 'developer'; content: string }
+  | { role: 'user'; content: readonly LLMContentPart[] }
+  /** `content` may be empty when the turn only called tools. */
+  | { role: 'assistant'; content: string; toolCalls: readonly LLMToolCall[] }
+  | { role: 'tool'; callId: string; toolName: string; output: string; isError: boolean };
+
+/** What the model is told about a tool. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  /** JSON Schema (draft 7) of the arguments object. */
+  parameters: Record<string, unknown>;
+}
 
 export type ToolChoice = 'auto' | 'required' | 'none' | { type: 'function'; name: string };
 
@@ -12,7 +55,11 @@ export interface LLMUsage {
 
 /**
  * What an LLM stream yields. Tool calls arrive whole: a provider that streams argument deltas assembles
- * them before emitting `tool_call`, so the session never sees half an argument object.
+ * them before emitting `tool_call`, so the session never sees half an argument object. Invalid JSON is
+ * passed on as it is; the session answers the model with a tool error.
+ *
+ * `callId` must be unique within one response. It may repeat across responses (some models number
+ * their calls `call_0`, `call_1` every turn): the session tells calls apart per response.
  */
 export type LLMStreamPart =
   | { type: 'text_delta'; text: string }
@@ -20,20 +67,13 @@ export type LLMStreamPart =
   | { type: 'usage'; usage: LLMUsage }
   | { type: 'finish'; reason: 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'other' };
 
-export interface LLMChatOptions {
-  chatCtx: ChatContext;
-  tools?: readonly AnyTool[];
+export interface LLMChatOptions extends ProviderCallOptions {
+  messages: readonly LLMMessage[];
+  /** Absent or empty when the agent has no tools, or when the model does not support tools. */
+  tools?: readonly ToolDefinition[];
   toolChoice?: ToolChoice;
-  parallelToolCalls?: boolean;
-  temperature?: number;
-  signal?: AbortSignal;
   /** Provider-specific options passed through untouched. */
   extra?: Record<string, unknown>;
-}
-
-export interface LLMCapabilities {
-  toolCalls: boolean;
-  parallelToolCalls?: boolean;
 }
 
 /**
@@ -41,9 +81,11 @@ export interface LLMCapabilities {
  * stream quietly (iteration finishes) and releases the connection.
  */
 export interface LLM {
+  readonly specificationVersion: SpecificationVersion;
   readonly label: string;
   readonly model: string;
-  readonly capabilities: LLMCapabilities;
+  /** False when the model cannot call tools: the session then sends none and reports it once. */
+  readonly supportsToolCalls: boolean;
   chat(options: LLMChatOptions): AsyncIterable<LLMStreamPart>;
   close?(): Promise<void>;
 }

@@ -1,65 +1,86 @@
 import type { AudioFrame } from '../audio/audio-frame.js';
+import type { ProviderCallOptions, SpecificationVersion } from './common.js';
 
-export interface TimedWord {
-  text: string;
-  startTimeMs: number;
-  endTimeMs: number;
-  confidence?: number;
-}
+/**
+ * Speech-to-text, specification v1.
+ *
+ * A recognizer is either **streaming** (it hears a live stream and reports speech events and
+ * transcripts as they come) or **batch** (it transcribes one finished utterance at a time; the session
+ * cuts the utterances with its VAD). `kind` tells which, and the compiler then says what to implement.
+ *
+ * Input audio: the session sends mono 16-bit PCM at one of `inputSampleRates`, resampling and mixing
+ * down whatever the user's microphone produced, so a recognizer never converts audio itself.
+ */
 
+/** One recognized hypothesis. */
 export interface SpeechAlternative {
+  /** The words heard; may be empty (silence or noise). */
   text: string;
+  /** BCP-47 code of the detected or configured language; the session passes it to the turn detector. */
   language?: string;
-  /** 0..1 when the provider reports it. */
+  /** 0..1 when the provider reports it; kept on the user's message as `transcriptConfidence`. */
   confidence?: number;
-  /** Position in the stream's audio, in ms. */
-  startTimeMs?: number;
-  endTimeMs?: number;
-  words?: TimedWord[];
 }
 
-/** What a speech-to-text stream reports, in order. */
+/** What a live recognition stream reports, in order. */
 export type STTEvent =
+  /** The recognizer heard speech begin (used when the session has no VAD of its own). */
   | { type: 'start_of_speech' }
-  | { type: 'interim_transcript'; alternatives: SpeechAlternative[] }
-  /** A transcript the provider will not revise; one utterance may produce several. */
-  | { type: 'final_transcript'; alternatives: SpeechAlternative[] }
-  | { type: 'end_of_speech' }
-  | { type: 'recognition_usage'; audioDurationMs: number };
+  /** A hypothesis that may still change. Enables interruption by words and early turn decisions. */
+  | { type: 'interim_transcript'; alternatives: readonly SpeechAlternative[] }
+  /** A transcript the provider will not revise. One utterance may produce several. */
+  | { type: 'final_transcript'; alternatives: readonly SpeechAlternative[] }
+  /** The recognizer heard speech end (turn detection `stt` waits for it). */
+  | { type: 'end_of_speech' };
 
-export interface STTCapabilities {
-  /** True when the provider recognizes a live stream itself; false needs a VAD (StreamAdapter). */
-  streaming: boolean;
-  interimResults: boolean;
-  /** True when the provider emits its own start/end of speech events. */
-  speechEvents?: boolean;
-}
-
-export interface STTStreamOptions {
+export interface STTStreamOptions extends ProviderCallOptions {
+  /** The language the session was configured with, if any. */
   language?: string;
-  signal?: AbortSignal;
+  /** Sample rate of every frame that will be pushed: one of the recognizer's `inputSampleRates`. */
+  sampleRate: number;
 }
 
 /**
- * A live recognition stream. Iterating yields events; a fatal provider error ends iteration by throwing
- * an `APIError` (the session restarts the stream and reports the error).
+ * A live recognition stream. Iteration yields events and ends after `endInput()` once everything heard
+ * was reported, or at once after `close()` or an abort. A fatal provider error ends iteration by
+ * throwing a typed `APIError`; the session then opens a new stream (with backoff when `retryable`).
  */
 export interface STTStream extends AsyncIterable<STTEvent> {
+  /** Mono frames at the stream's `sampleRate`. Never blocks: buffer boundedly, report drops. */
   pushFrame(frame: AudioFrame): void;
-  /** Asks the provider to finalize what it has heard so far. */
+  /**
+   * The session committed the user's turn: report what was heard so far as final without waiting for
+   * the provider's own endpointing. A no-op for providers that cannot.
+   */
   flush(): void;
+  /** No more audio: report the rest, then end iteration. */
   endInput(): void;
+  /** Ends the stream at once and releases its connection. */
   close(): Promise<void>;
 }
 
-export interface STT {
+interface STTBase {
+  readonly specificationVersion: SpecificationVersion;
+  /** Names the provider in logs, errors and metrics, e.g. `deepgram/nova-3`. */
   readonly label: string;
-  readonly capabilities: STTCapabilities;
-  stream(options?: STTStreamOptions): STTStream;
-  /** One-shot recognition of a finished utterance. Required when `capabilities.streaming` is false. */
-  recognize?(
-    frames: AudioFrame[],
-    options?: STTStreamOptions,
-  ): Promise<{ type: 'final_transcript'; alternatives: SpeechAlternative[] }>;
+  /** Sample rates the recognizer accepts, preferred first. The session resamples to one of them. */
+  readonly inputSampleRates: readonly number[];
+  /** Releases what the provider holds (pooled connections, workers). */
   close?(): Promise<void>;
 }
+
+export interface StreamingSTT extends STTBase {
+  readonly kind: 'streaming';
+  stream(options: STTStreamOptions): STTStream;
+}
+
+export interface BatchSTT extends STTBase {
+  readonly kind: 'batch';
+  /**
+   * Transcribes one finished utterance: mono frames at `options.sampleRate`, in order. Rejects with a
+   * typed `APIError`; the session retries retryable ones.
+   */
+  recognize(frames: readonly AudioFrame[], options: STTStreamOptions): Promise<SpeechAlternative[]>;
+}
+
+export type STT = StreamingSTT | BatchSTT;

@@ -1,38 +1,57 @@
 import type { AudioFrame } from '../audio/audio-frame.js';
+import type { ProviderCallOptions, SpecificationVersion } from './common.js';
 
-/** One chunk of synthesized audio. */
+/**
+ * Text-to-speech, specification v1.
+ *
+ * A synthesizer is either **streaming** (it takes text incrementally, as the LLM writes it, and
+ * answers with audio as soon as it can) or **batch** (it speaks one whole text per call; the session
+ * cuts the reply into sentences and calls it once per sentence). `kind` tells which.
+ *
+ * Output audio: 16-bit PCM frames at `sampleRate` with `numChannels`, any frame length. The session
+ * resamples for the audio output; the provider never needs to.
+ */
+
+/**
+ * One chunk of synthesized audio. An object rather than a bare frame so that later versions can carry
+ * more per chunk (word timing) without breaking providers written against v1.
+ */
 export interface SynthesizedAudio {
   frame: AudioFrame;
-  /** Identifies the text segment (between flushes) this audio belongs to. */
-  segmentId: string;
-  /** True on the last chunk of a segment. */
-  final: boolean;
-  /** Text this chunk speaks, when the provider aligns it; lets transcripts follow the audio. */
-  text?: string;
-}
-
-export interface TTSCapabilities {
-  /** True when the provider accepts text incrementally; false needs a sentence StreamAdapter. */
-  streaming: boolean;
-  /** True when chunks carry aligned `text`. */
-  alignedTranscript?: boolean;
 }
 
 export interface TTSStream extends AsyncIterable<SynthesizedAudio> {
+  /** More text of the same reply. May be called with any fragment: a word, half a word, a sentence. */
   pushText(text: string): void;
-  /** Marks the end of a segment: synthesize what was pushed without waiting for more text. */
+  /** Synthesize what was pushed so far without waiting for more text (the LLM paused). */
   flush(): void;
   /** No more text: iteration ends after the last audio. */
   endInput(): void;
+  /** Ends at once, drops what was not yet yielded and releases the connection. */
   close(): Promise<void>;
 }
 
-export interface TTS {
+interface TTSBase {
+  readonly specificationVersion: SpecificationVersion;
+  /** Names the provider in logs, errors and metrics, e.g. `cartesia/sonic-2`. */
   readonly label: string;
   readonly sampleRate: number;
   readonly numChannels: number;
-  readonly capabilities: TTSCapabilities;
-  synthesize(text: string, options?: { signal?: AbortSignal }): AsyncIterable<SynthesizedAudio>;
-  stream(options?: { signal?: AbortSignal }): TTSStream;
+  /**
+   * Speaks one whole text. Iteration throws a typed `APIError` on failure and ends quietly on abort.
+   * The session retries a retryable failure only before the first frame, so a retry never repeats audio.
+   */
+  synthesize(text: string, options?: ProviderCallOptions): AsyncIterable<SynthesizedAudio>;
   close?(): Promise<void>;
 }
+
+export interface StreamingTTS extends TTSBase {
+  readonly kind: 'streaming';
+  stream(options?: ProviderCallOptions): TTSStream;
+}
+
+export interface BatchTTS extends TTSBase {
+  readonly kind: 'batch';
+}
+
+export type TTS = StreamingTTS | BatchTTS;

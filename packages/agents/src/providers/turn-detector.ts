@@ -1,15 +1,32 @@
-import type { ChatContext } from '../llm/chat-context.js';
+import type { ProviderCallOptions, SpecificationVersion } from './common.js';
 
 /**
- * Predicts from the conversation so far whether the user has finished their turn. The session waits the
- * minimum endpointing delay when the probability is at or above `unlikelyThreshold`, the maximum
- * otherwise.
+ * End-of-turn prediction, specification v1.
+ *
+ * When the user pauses, the session asks how likely it is that they have finished. At or above
+ * `unlikelyThreshold(language)` it commits the turn after the minimum endpointing delay; below it waits
+ * up to the maximum delay for more speech. The session bounds the wait itself: a slow or failing
+ * detector delays a turn by at most the maximum delay.
  */
+
+/** One turn of the conversation as the detector sees it: spoken text only, oldest first. */
+export interface ConversationTurn {
+  role: 'user' | 'assistant';
+  text: string;
+}
+
 export interface TurnDetector {
+  readonly specificationVersion: SpecificationVersion;
   readonly label: string;
-  /** Below this probability the end of turn is unlikely; undefined when the language is unsupported. */
-  unlikelyThreshold(language?: string): number | undefined;
-  supportsLanguage(language?: string): boolean;
-  /** Probability 0..1 that the user's turn is over. */
-  predictEndOfTurn(chatCtx: ChatContext, options?: { signal?: AbortSignal }): Promise<number>;
+  /**
+   * The probability below which the end of turn is unlikely for `language` (a BCP-47 code, undefined
+   * when unknown); undefined when the detector does not support the language, and the session then
+   * endpoints on silence alone.
+   */
+  unlikelyThreshold(language: string | undefined): number | undefined;
+  /**
+   * Probability 0..1 that the last user turn is complete. `turns` ends with the user's pending turn.
+   * Rejects on failure; resolves or rejects promptly after an abort.
+   */
+  predictEndOfTurn(turns: readonly ConversationTurn[], options?: ProviderCallOptions): Promise<number>;
 }

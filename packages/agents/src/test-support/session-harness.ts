@@ -1,9 +1,9 @@
 // Small fakes for the core's own unit tests. Whole-conversation simulation lives in @voxwire/testing.
 import { AudioFrame } from '../audio/audio-frame.js';
-import type { ChatContext } from '../llm/chat-context.js';
-import type { LLM, LLMChatOptions, LLMStreamPart } from '../providers/llm.js';
-import type { STT, STTEvent, STTStream } from '../providers/stt.js';
-import type { SynthesizedAudio, TTS, TTSStream } from '../providers/tts.js';
+import { SPECIFICATION_VERSION } from '../providers/common.js';
+import type { LLM, LLMChatOptions, LLMMessage, LLMStreamPart } from '../providers/llm.js';
+import type { StreamingSTT, STTEvent, STTStream, STTStreamOptions } from '../providers/stt.js';
+import type { StreamingTTS, SynthesizedAudio, TTSStream } from '../providers/tts.js';
 import type { VAD, VADEvent, VADStream } from '../providers/vad.js';
 import { Channel } from '../stream/channel.js';
 import type { Clock } from '../time/clock.js';
@@ -11,7 +11,8 @@ import { VirtualClock } from '../time/virtual-clock.js';
 import { createIdGenerator } from '../utils/ids.js';
 import type { Agent } from '../voice/agent/agent.js';
 import { AgentSession, type AgentSessionOptions } from '../voice/session/agent-session.js';
-import { type AudioOutput, NullAudioOutput, type TextOutput } from '../voice/io/audio-io.js';
+import type { AudioOutput, TextOutput } from '../providers/audio-io.js';
+import { NullAudioOutput } from '../voice/io/null-audio-output.js';
 import type { TimedTraceRecord } from '../voice/session/trace.js';
 
 const RATE = 16000;
@@ -46,8 +47,8 @@ function segmentOf(frame: AudioFrame): number {
 
 /** An energy VAD over the frames it is given, with min speech/silence durations. */
 export class FakeVAD implements VAD {
+  readonly specificationVersion = SPECIFICATION_VERSION;
   readonly label = 'fake-vad';
-  readonly capabilities = { updateIntervalMs: FRAME_MS };
   constructor(
     readonly minSpeechDurationMs = 60,
     readonly minSilenceDurationMs = 300,
@@ -77,9 +78,8 @@ export class FakeVAD implements VAD {
           speaking = true;
           out.trySend({
             type: 'start_of_speech',
-            timestampMs: position,
+            timestampMs: position - speechMs,
             speechDurationMs: speechMs,
-            silenceDurationMs: 0,
             frames: [],
           });
         }
@@ -89,15 +89,12 @@ export class FakeVAD implements VAD {
           probability: voiced ? 1 : 0,
           speaking,
           speechDurationMs: speaking ? speechMs : 0,
-          silenceDurationMs: silenceMs,
-          inferenceDurationMs: 0,
         });
         if (speaking && silenceMs >= vad.minSilenceDurationMs) {
           speaking = false;
           out.trySend({
             type: 'end_of_speech',
-            timestampMs: position,
-            speechDurationMs: speechMs,
+            timestampMs: position - silenceMs,
             silenceDurationMs: silenceMs,
             frames: utterance,
           });
@@ -113,15 +110,20 @@ export class FakeVAD implements VAD {
 }
 
 /** Hears the segment index in the audio and reports its transcript `delayMs` after the segment ends. */
-export class FakeSTT implements STT {
+export class FakeSTT implements StreamingSTT {
+  readonly specificationVersion = SPECIFICATION_VERSION;
+  readonly kind = 'streaming';
   readonly label = 'fake-stt';
-  readonly capabilities = { streaming: true, interimResults: true };
+  readonly inputSampleRates = [RATE];
+  /** The options of every stream opened, in order. */
+  readonly opened: STTStreamOptions[] = [];
   constructor(
     private readonly clock: Clock,
     private readonly segments: SpeechSegment[],
     private readonly delayMs = 100,
   ) {}
-  stream(): STTStream {
+  stream(options: STTStreamOptions): STTStream {
+    this.opened.push(options);
     const out = new Channel<STTEvent>({ capacity: 1000, overflow: 'drop-oldest' });
     let current = -1;
     let heardMs = 0;
@@ -167,21 +169,23 @@ export interface ScriptedReply {
   error?: Error;
 }
 
-/** Replies from a script, in order; `respond` may compute a reply from the context instead. */
+/** Replies from a script, in order; `respond` may compute a reply from the messages instead. */
 export class FakeLLM implements LLM {
+  readonly specificationVersion = SPECIFICATION_VERSION;
   readonly label = 'fake-llm';
   readonly model = 'fake';
-  readonly capabilities = { toolCalls: true, parallelToolCalls: true };
-  readonly requests: ChatContext[] = [];
+  readonly supportsToolCalls = true;
+  /** The options of every request, in order. */
+  readonly requests: LLMChatOptions[] = [];
   private index = 0;
   constructor(
     private readonly clock: Clock,
     private readonly replies: ScriptedReply[] = [],
-    private readonly respond?: (chatCtx: ChatContext) => ScriptedReply,
+    private readonly respond?: (messages: readonly LLMMessage[]) => ScriptedReply,
   ) {}
   async *chat(options: LLMChatOptions): AsyncGenerator<LLMStreamPart> {
-    this.requests.push(options.chatCtx);
-    const reply = this.respond?.(options.chatCtx) ?? this.replies[this.index++] ?? { text: 'Okay.' };
+    this.requests.push(options);
+    const reply = this.respond?.(options.messages) ?? this.replies[this.index++] ?? { text: 'Okay.' };
     const signal = options.signal;
     try {
       await this.clock.sleep(reply.ttftMs ?? 100, signal);
@@ -201,7 +205,7 @@ export class FakeLLM implements LLM {
       }
       yield {
         type: 'usage',
-        usage: { promptTokens: options.chatCtx.items.length, completionTokens: words.length, totalTokens: 0 },
+        usage: { promptTokens: options.messages.length, completionTokens: words.length, totalTokens: 0 },
       };
       yield { type: 'finish', reason: reply.toolCalls?.length ? 'tool_calls' : 'stop' };
     } catch (error) {
@@ -212,11 +216,12 @@ export class FakeLLM implements LLM {
 }
 
 /** Streams 20 ms frames, `msPerChar` of audio per character, after `ttfbMs`, faster than real time. */
-export class FakeTTS implements TTS {
+export class FakeTTS implements StreamingTTS {
+  readonly specificationVersion = SPECIFICATION_VERSION;
+  readonly kind = 'streaming';
   readonly label = 'fake-tts';
   readonly sampleRate = RATE;
   readonly numChannels = 1;
-  readonly capabilities = { streaming: true };
   constructor(
     private readonly clock: Clock,
     private readonly msPerChar = 50,
@@ -260,7 +265,7 @@ export class FakeTTS implements TTS {
     const frames = Math.max(1, Math.ceil((text.length * this.msPerChar) / FRAME_MS));
     for (let i = 0; i < frames; i++) {
       if (i % 10 === 9) await this.clock.sleep(FRAME_MS);
-      yield { frame: AudioFrame.silence(RATE, 1, SAMPLES), segmentId: 's1', final: i === frames - 1 };
+      yield { frame: AudioFrame.silence(RATE, 1, SAMPLES) };
     }
   }
 }
@@ -277,7 +282,7 @@ export interface Harness {
 export interface HarnessOptions {
   segments?: SpeechSegment[];
   replies?: ScriptedReply[];
-  respond?: (chatCtx: ChatContext) => ScriptedReply;
+  respond?: (messages: readonly LLMMessage[]) => ScriptedReply;
   agent: Agent;
   /** Session options; a function gets the clock to build fakes on it. */
   session?: Partial<AgentSessionOptions> | ((clock: VirtualClock) => Partial<AgentSessionOptions>);

@@ -1,14 +1,17 @@
-import { Agent, AgentSession, defineAgent, type LLM } from '@voxwire/agents';
+import { Agent, AgentSession, defineAgent, type LLM, SPECIFICATION_VERSION } from '@voxwire/agents';
 
 const VERSION = 'version 1';
 
 const echo: LLM = {
   label: 'echo',
   model: 'echo',
-  capabilities: { toolCalls: false },
-  async *chat({ chatCtx }) {
-    const last = chatCtx.items.at(-1);
-    yield { type: 'text_delta', text: `echo: ${last?.type === 'message' ? String(last.content[0]) : ''}` };
+  specificationVersion: SPECIFICATION_VERSION,
+  supportsToolCalls: false,
+  async *chat({ messages }) {
+    const last = messages.at(-1);
+    const heard =
+      last?.role === 'user' ? last.content.map((p) => (p.type === 'text' ? p.text : '')).join('') : '';
+    yield { type: 'text_delta', text: `echo: ${heard}` };
     yield { type: 'finish', reason: 'stop' };
   },
 };

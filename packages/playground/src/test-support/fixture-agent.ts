@@ -4,13 +4,11 @@ import {
   AudioFrame,
   defineAgent,
   type LLM,
+  type BatchSTT,
+  type BatchTTS,
   type LLMStreamPart,
-  type STT,
-  STTStreamAdapter,
+  SPECIFICATION_VERSION,
   type SynthesizedAudio,
-  type TTS,
-  TTSStreamAdapter,
-  type TTSStream,
   type VAD,
 } from '@voxwire/agents';
 
@@ -23,23 +21,19 @@ export function fixtureAgent(options: { vad: () => VAD; reply: string; msPerChar
   return defineAgent({
     async entry(ctx) {
       const vad = options.vad();
-      const recognizer: STT = {
+      const recognizer: BatchSTT = {
+        specificationVersion: SPECIFICATION_VERSION,
+        kind: 'batch',
         label: 'fixture.stt',
-        capabilities: { streaming: false, interimResults: false },
-        stream: () => {
-          throw new Error('use the stream adapter');
-        },
+        inputSampleRates: [16_000],
         recognize: async (frames) => {
           const ms = frames.reduce((total, f) => total + f.durationMs, 0);
-          return {
-            type: 'final_transcript',
-            alternatives: [{ text: `(${(ms / 1000).toFixed(1)} s of speech)` }],
-          };
+          return [{ text: `(${(ms / 1000).toFixed(1)} s of speech)` }];
         },
       };
       const session = new AgentSession({
         vad,
-        stt: new STTStreamAdapter(recognizer, vad),
+        stt: recognizer,
         llm: replyLLM(options.reply),
         tts: humTTS(options.msPerChar ?? 60),
         turnHandling: { minEndpointingDelay: 400 },
@@ -52,9 +46,10 @@ export function fixtureAgent(options: { vad: () => VAD; reply: string; msPerChar
 
 function replyLLM(reply: string): LLM {
   return {
+    specificationVersion: SPECIFICATION_VERSION,
     label: 'fixture.llm',
     model: 'fixed',
-    capabilities: { toolCalls: false },
+    supportsToolCalls: false,
     async *chat(): AsyncIterable<LLMStreamPart> {
       for (const word of reply.split(/(?<= )/u)) yield { type: 'text_delta', text: word };
       yield { type: 'finish', reason: 'stop' };
@@ -62,13 +57,14 @@ function replyLLM(reply: string): LLM {
   };
 }
 
-function humTTS(msPerChar: number): TTS {
+function humTTS(msPerChar: number): BatchTTS {
   const sampleRate = 24000;
-  const tts: TTS = {
+  return {
+    specificationVersion: SPECIFICATION_VERSION,
+    kind: 'batch',
     label: 'fixture.tts',
     sampleRate,
     numChannels: 1,
-    capabilities: { streaming: false },
     async *synthesize(text, opts): AsyncIterable<SynthesizedAudio> {
       const total = Math.round((text.length * msPerChar * sampleRate) / 1000);
       const chunk = sampleRate / 10;
@@ -81,12 +77,8 @@ function humTTS(msPerChar: number): TTS {
           const envelope = 0.5 + 0.5 * Math.sin(2 * Math.PI * 4 * t);
           data[i] = Math.round(8000 * envelope * Math.sin(2 * Math.PI * 220 * t));
         }
-        yield { frame: new AudioFrame(data, sampleRate, 1, n), segmentId: 'hum', final: start + n >= total };
+        yield { frame: new AudioFrame(data, sampleRate, 1, n) };
       }
     },
-    stream(opts): TTSStream {
-      return new TTSStreamAdapter(tts).stream(opts);
-    },
   };
-  return tts;
 }

@@ -1,4 +1,11 @@
-import { APIConnectionError, type AudioFrame, ChatContext, VirtualClock } from '@voxwire/agents';
+import {
+  APIConnectionError,
+  type AudioFrame,
+  ChatContext,
+  type LLMMessage,
+  toLLMMessages,
+  VirtualClock,
+} from '@voxwire/agents';
 import { describe, expect, it } from 'vitest';
 import { agentFrame, decodeSegment, silentFrame, voicedFrame } from '../audio.js';
 import { FakeAudioInput, FakeAudioOutput, type OutputRecord } from './audio-io.js';
@@ -38,9 +45,18 @@ describe('ScriptedVAD', () => {
     stream.endInput();
     const events = [];
     for await (const e of stream) if (e.type !== 'inference_done') events.push(e);
-    expect(events.map((e) => [e.type, e.timestampMs, e.speechDurationMs])).toEqual([
-      ['start_of_speech', 300, 100],
-      ['end_of_speech', 1000, 500],
+    expect(
+      events.map((e) => [
+        e.type,
+        e.timestampMs,
+        e.type === 'start_of_speech' ? e.speechDurationMs : e.silenceDurationMs,
+        e.frames.reduce((ms, f) => ms + f.durationMs, 0),
+      ]),
+    ).toEqual([
+      // Speech starts 100 ms into the voiced run (200 ms of prefix padding before it) ...
+      ['start_of_speech', 300, 100, 300],
+      // ... and ends after 300 ms of silence: the utterance holds padding, 500 ms of voice and the silence.
+      ['end_of_speech', 1000, 300, 1000],
     ]);
     expect(vad.framesPushed).toBe(55);
   });
@@ -69,7 +85,7 @@ describe('FakeSTT', () => {
       finalDelayMs: 300,
       interimIntervalMs: 400,
     });
-    const stream = stt.stream();
+    const stream = stt.stream({ sampleRate: 16_000 });
     const events = collect(stream, clock);
     for (let i = 0; i < 70; i++) {
       await clock.sleep(20);
@@ -91,7 +107,7 @@ describe('FakeSTT', () => {
       utterances: [{ transcript: 'a b c d e f g h i j', durationMs: 1000 }],
       interimIntervalMs: 0,
     });
-    const stream = stt.stream();
+    const stream = stt.stream({ sampleRate: 16_000 });
     const events = collect(stream, clock);
     for (let i = 0; i < 80; i++) {
       await clock.sleep(20);
@@ -106,18 +122,18 @@ describe('FakeSTT', () => {
   it('drops its connection on disconnect', async () => {
     const clock = new VirtualClock();
     const stt = new FakeSTT({ clock, utterances: [] });
-    const stream = stt.stream();
+    const stream = stt.stream({ sampleRate: 16_000 });
     stt.disconnect(500);
     await expect(collect(stream, clock)).rejects.toThrow(APIConnectionError);
-    await expect(collect(stt.stream(), clock)).rejects.toThrow('STT unavailable');
+    await expect(collect(stt.stream({ sampleRate: 16_000 }), clock)).rejects.toThrow('STT unavailable');
   });
 });
 
 describe('FakeLLM', () => {
-  const ctx = (text: string): ChatContext => {
+  const ctx = (text: string): LLMMessage[] => {
     const c = new ChatContext();
     c.addMessage({ role: 'user', content: text });
-    return c;
+    return toLLMMessages(c);
   };
 
   it('streams the matching reply in time: first token, then one word per tokenMs, then tool calls', async () => {
@@ -134,7 +150,7 @@ describe('FakeLLM', () => {
         },
       ],
     });
-    const parts = await collect(llm.chat({ chatCtx: ctx('hi!') }), clock);
+    const parts = await collect(llm.chat({ messages: ctx('hi!') }), clock);
     expect(parts.map((p) => [p.type, p.at])).toEqual([
       ['text_delta', 200],
       ['text_delta', 250],
@@ -144,7 +160,7 @@ describe('FakeLLM', () => {
       ['finish', 300],
     ]);
     expect(parts[3]).toMatchObject({ name: 'x', arguments: '{"a":1}', callId: 'call_1' });
-    const fallback = await collect(llm.chat({ chatCtx: ctx('other') }), clock);
+    const fallback = await collect(llm.chat({ messages: ctx('other') }), clock);
     expect(fallback[0]).toMatchObject({ type: 'text_delta', text: 'Okay.' });
   });
 
@@ -157,17 +173,17 @@ describe('FakeLLM', () => {
         { text: 'slow words here', tokenMs: 500 },
       ],
     });
-    await expect(collect(llm.chat({ chatCtx: ctx('boom') }), clock)).rejects.toMatchObject({
+    await expect(collect(llm.chat({ messages: ctx('boom') }), clock)).rejects.toMatchObject({
       statusCode: 503,
     });
     const controller = new AbortController();
     clock.setTimer(400, () => controller.abort());
-    const parts = await collect(llm.chat({ chatCtx: ctx('x'), signal: controller.signal }), clock);
+    const parts = await collect(llm.chat({ messages: ctx('x'), signal: controller.signal }), clock);
     expect(parts.map((p) => p.type)).toEqual(['text_delta']);
-    const during = collect(llm.chat({ chatCtx: ctx('x') }), clock);
+    const during = collect(llm.chat({ messages: ctx('x') }), clock);
     clock.setTimer(100, () => llm.outage(1000));
     await expect(during).rejects.toThrow('LLM connection dropped');
-    await expect(collect(llm.chat({ chatCtx: ctx('x') }), clock)).rejects.toThrow('LLM unavailable');
+    await expect(collect(llm.chat({ messages: ctx('x') }), clock)).rejects.toThrow('LLM unavailable');
   });
 });
 
@@ -178,7 +194,6 @@ describe('FakeTTS', () => {
     const chunks = await collect(tts.synthesize('0123456789'), clock);
     expect(chunks.reduce((t, c) => t + c.frame.durationMs, 0)).toBe(500);
     expect(chunks[0]!.at).toBe(150);
-    expect(chunks[chunks.length - 1]!.final).toBe(true);
     expect(chunks.at(-1)!.at).toBeLessThan(500);
   });
 

@@ -2,14 +2,12 @@ import {
   APIConnectionError,
   APIStatusError,
   APITimeoutError,
-  type ChatContext,
-  type ChatItem,
   type Clock,
   type LLM,
-  type LLMCapabilities,
   type LLMChatOptions,
+  type LLMMessage,
   type LLMStreamPart,
-  messageText,
+  SPECIFICATION_VERSION,
 } from '@voxwire/agents';
 
 /** Which requests a scripted reply answers. Every given field must match. */
@@ -79,9 +77,10 @@ const DEFAULT_REPLY: LLMReply = { text: 'Okay.' };
  * Outages make requests fail as a provider would, with typed, retryable errors.
  */
 export class FakeLLM implements LLM {
+  readonly specificationVersion = SPECIFICATION_VERSION;
   readonly label = 'fake.FakeLLM';
   readonly model = 'scripted';
-  readonly capabilities: LLMCapabilities = { toolCalls: true, parallelToolCalls: true };
+  readonly supportsToolCalls = true;
   /** Every request, in order. */
   readonly requests: FakeLLMRequest[] = [];
   private readonly used: number[];
@@ -100,13 +99,13 @@ export class FakeLLM implements LLM {
   }
 
   chat(options: LLMChatOptions): AsyncIterable<LLMStreamPart> {
-    const index = this.pick(options.chatCtx);
+    const index = this.pick(options.messages);
     const reply = index >= 0 ? this.options.replies[index]! : (this.options.fallback ?? DEFAULT_REPLY);
     if (index >= 0) this.used[index]!++;
     const request: FakeLLMRequest = {
       atMs: this.options.clock.now(),
       reply: index,
-      lastItem: describeLast(options.chatCtx),
+      lastItem: describeLast(options.messages),
       toolCallIds: [],
     };
     this.requests.push(request);
@@ -195,11 +194,11 @@ export class FakeLLM implements LLM {
     }
   }
 
-  private pick(chatCtx: ChatContext): number {
-    const last = lastItem(chatCtx);
-    const instructions = chatCtx.items
-      .filter((i) => i.type === 'message' && (i.role === 'system' || i.role === 'developer'))
-      .map((i) => (i.type === 'message' ? messageText(i) : ''))
+  private pick(messages: readonly LLMMessage[]): number {
+    const last = lastMessage(messages);
+    const instructions = messages
+      .map((m) => (m.role === 'system' || m.role === 'developer' ? m.content : ''))
+      .filter((text) => text !== '')
       .join('\n')
       .toLowerCase();
     const replies = this.options.replies;
@@ -212,35 +211,43 @@ export class FakeLLM implements LLM {
   }
 }
 
-function lastItem(chatCtx: ChatContext): ChatItem | undefined {
-  const items = chatCtx.items;
-  for (let i = items.length - 1; i >= 0; i--) {
-    const item = items[i]!;
-    if (item.type === 'message' && (item.role === 'system' || item.role === 'developer')) continue;
-    if (item.type === 'agent_handoff') continue;
-    return item;
+function lastMessage(messages: readonly LLMMessage[]): LLMMessage | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (message.role === 'system' || message.role === 'developer') continue;
+    return message;
   }
   return undefined;
 }
 
-function matches(match: ReplyMatch, last: ChatItem | undefined, instructions: string): boolean {
+function userText(message: LLMMessage & { role: 'user' }): string {
+  return message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+}
+
+function matches(match: ReplyMatch, last: LLMMessage | undefined, instructions: string): boolean {
   if (match.instructions !== undefined && !instructions.includes(match.instructions.toLowerCase()))
     return false;
   if (match.user !== undefined) {
-    if (last?.type !== 'message' || last.role !== 'user') return false;
-    if (!messageText(last).toLowerCase().includes(match.user.toLowerCase())) return false;
+    if (last?.role !== 'user') return false;
+    if (!userText(last).toLowerCase().includes(match.user.toLowerCase())) return false;
   }
   if (match.afterTool !== undefined) {
-    if (last?.type !== 'function_call_output' || last.name !== match.afterTool) return false;
+    if (last?.role !== 'tool' || last.toolName !== match.afterTool) return false;
   }
   return true;
 }
 
-function describeLast(chatCtx: ChatContext): string {
-  const last = lastItem(chatCtx);
+function describeLast(messages: readonly LLMMessage[]): string {
+  const last = lastMessage(messages);
   if (!last) return 'none';
-  if (last.type === 'message') return `${last.role}: ${messageText(last)}`;
-  if (last.type === 'function_call_output') return `output of ${last.name}`;
-  if (last.type === 'function_call') return `call of ${last.name}`;
-  return last.type;
+  switch (last.role) {
+    case 'user':
+      return `user: ${userText(last)}`;
+    case 'tool':
+      return `output of ${last.toolName}`;
+    case 'assistant':
+      return `assistant: ${last.content}`;
+    default:
+      return last.role;
+  }
 }

@@ -3,8 +3,8 @@ import {
   type AudioFrame,
   Channel,
   type Clock,
-  type STT,
-  type STTCapabilities,
+  SPECIFICATION_VERSION,
+  type StreamingSTT,
   type STTEvent,
   type STTStream,
   type STTStreamOptions,
@@ -50,26 +50,23 @@ export interface FakeSTTOptions {
  * frame belongs to, emits interims as the audio accumulates, and a final transcript of the part it
  * heard after the utterance ends. Fed silence, it hears nothing, as a real recognizer would.
  */
-export class FakeSTT implements STT {
+export class FakeSTT implements StreamingSTT {
+  readonly specificationVersion = SPECIFICATION_VERSION;
+  readonly kind = 'streaming';
   readonly label = 'fake.FakeSTT';
-  readonly capabilities: STTCapabilities;
+  /** Every common rate, so the session hands the fake microphone's frames over untouched. */
+  readonly inputSampleRates: readonly number[] = [16_000, 8_000, 24_000, 44_100, 48_000];
   private readonly streams = new Set<FakeSTTStream>();
   private outageUntil = -1;
   private framesTotal = 0;
 
-  constructor(readonly options: FakeSTTOptions) {
-    this.capabilities = {
-      streaming: true,
-      interimResults: (options.interimIntervalMs ?? 400) > 0,
-      speechEvents: options.speechEvents ?? false,
-    };
-  }
+  constructor(readonly options: FakeSTTOptions) {}
 
   get framesPushed(): number {
     return this.framesTotal;
   }
 
-  stream(options: STTStreamOptions = {}): STTStream {
+  stream(options: STTStreamOptions): STTStream {
     const signal = options.signal;
     const onAbort = (): void => void stream.close();
     const stream = new FakeSTTStream(this, this.options, () => {

@@ -3,8 +3,9 @@ import {
   APIStatusError,
   type Clock,
   type SynthesizedAudio,
-  type TTS,
-  type TTSCapabilities,
+  type BatchTTS,
+  SPECIFICATION_VERSION,
+  type StreamingTTS,
   type TTSStream,
 } from '@voxwire/agents';
 import { agentFrame, SAMPLE_RATE } from '../audio.js';
@@ -19,8 +20,6 @@ export interface FakeTTSOptions {
   ttfbMs?: number;
   /** Synthesis time per ms of audio after the first byte. Default 0.2 (5x faster than real time). */
   realtimeFactor?: number;
-  /** Accept text incrementally (true, the default) or only whole texts (the session then adapts). */
-  streaming?: boolean;
   sampleRate?: number;
   /** Synthesis of text containing any of these fails (case-insensitive). */
   failOn?: readonly string[];
@@ -34,18 +33,18 @@ const BLOCK_MS = 200;
  * A speech synthesizer whose audio lasts in proportion to its text. Audio is produced on demand (the
  * consumer's pace bounds the buffer) after a time to first byte, faster than real time.
  */
-export class FakeTTS implements TTS {
+export class FakeTTS implements StreamingTTS {
+  readonly specificationVersion = SPECIFICATION_VERSION;
+  readonly kind = 'streaming';
   readonly label = 'fake.FakeTTS';
   readonly sampleRate: number;
   readonly numChannels = 1;
-  readonly capabilities: TTSCapabilities;
   /** @internal */
   readonly streams = new Set<FakeTTSStream>();
   private outageUntil = -1;
 
   constructor(readonly options: FakeTTSOptions) {
     this.sampleRate = options.sampleRate ?? SAMPLE_RATE;
-    this.capabilities = { streaming: options.streaming ?? true };
   }
 
   /** Streams in flight fail now; new ones fail until `durationMs` has passed. */
@@ -57,6 +56,18 @@ export class FakeTTS implements TTS {
   /** @internal */
   get down(): boolean {
     return this.options.clock.now() < this.outageUntil;
+  }
+
+  /** The same synthesizer seen as one that takes only whole texts (the session then cuts sentences). */
+  asBatch(): BatchTTS {
+    return {
+      specificationVersion: SPECIFICATION_VERSION,
+      kind: 'batch',
+      label: `${this.label}.batch`,
+      sampleRate: this.sampleRate,
+      numChannels: this.numChannels,
+      synthesize: (text, options) => this.synthesize(text, options),
+    };
   }
 
   synthesize(text: string, options: { signal?: AbortSignal } = {}): AsyncIterable<SynthesizedAudio> {
@@ -205,12 +216,7 @@ class FakeTTSStream implements TTSStream {
         backlogMs -= blockMs;
         const frames = Math.max(1, Math.round(blockMs / frameMs));
         for (let i = 0; i < frames; i++) {
-          const last = backlogMs <= 0 && i === frames - 1 && this.pending === '' && this.inputEnded;
-          yield {
-            frame: agentFrame(frameMs, owner.sampleRate),
-            segmentId: 'seg_1',
-            final: last,
-          };
+          yield { frame: agentFrame(frameMs, owner.sampleRate) };
           if (this.stopped()) return;
           if (this.dropped) throw owner.error('TTS connection lost');
         }

@@ -1,8 +1,8 @@
 import {
   APIConnectionError,
-  type ChatContext,
   type Clock,
-  messageText,
+  type ConversationTurn,
+  SPECIFICATION_VERSION,
   type TurnDetector,
 } from '@voxwire/agents';
 
@@ -20,6 +20,7 @@ export interface FakeTurnDetectorOptions {
 
 /** An end-of-turn model with a scripted verdict and latency; outages make predictions fail. */
 export class FakeTurnDetector implements TurnDetector {
+  readonly specificationVersion = SPECIFICATION_VERSION;
   readonly label = 'fake.FakeTurnDetector';
   private outageUntil = -1;
 
@@ -33,16 +34,15 @@ export class FakeTurnDetector implements TurnDetector {
     return this.options.threshold ?? 0.5;
   }
 
-  supportsLanguage(): boolean {
-    return true;
-  }
-
-  async predictEndOfTurn(chatCtx: ChatContext, options: { signal?: AbortSignal } = {}): Promise<number> {
+  async predictEndOfTurn(
+    turns: readonly ConversationTurn[],
+    options: { signal?: AbortSignal } = {},
+  ): Promise<number> {
     const clock = this.options.clock;
     await clock.sleep(this.options.latencyMs ?? 50, options.signal);
     if (clock.now() < this.outageUntil) throw new APIConnectionError('turn detector unavailable');
-    const last = [...chatCtx.items].reverse().find((i) => i.type === 'message' && i.role === 'user');
-    const text = last?.type === 'message' ? messageText(last).toLowerCase() : '';
+    const last = [...turns].reverse().find((turn) => turn.role === 'user');
+    const text = last?.text.toLowerCase() ?? '';
     for (const rule of this.options.rules ?? []) {
       if (text.includes(rule.text.toLowerCase())) return rule.probability;
     }

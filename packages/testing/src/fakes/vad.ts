@@ -3,7 +3,7 @@ import {
   type AudioFrame,
   Channel,
   type VAD,
-  type VADCapabilities,
+  SPECIFICATION_VERSION,
   type VADEvent,
   type VADStream,
 } from '@voxwire/agents';
@@ -32,8 +32,10 @@ export interface ScriptedVADOptions {
  * hears real frames, a session that stops feeding it, or feeds it the wrong audio, is caught.
  */
 export class ScriptedVAD implements VAD {
+  readonly specificationVersion = SPECIFICATION_VERSION;
   readonly label = 'fake.ScriptedVAD';
-  readonly capabilities: VADCapabilities;
+  /** How often the detector reports, in ms of audio. */
+  readonly windowMs: number;
   readonly minSilenceDurationMs: number;
   readonly minSpeechDurationMs: number;
   private readonly streams = new Set<EnergyVADStream>();
@@ -43,7 +45,7 @@ export class ScriptedVAD implements VAD {
   constructor(private readonly options: ScriptedVADOptions = {}) {
     this.minSpeechDurationMs = options.minSpeechDurationMs ?? 100;
     this.minSilenceDurationMs = options.minSilenceDurationMs ?? 500;
-    this.capabilities = { updateIntervalMs: options.windowMs ?? 20 };
+    this.windowMs = options.windowMs ?? 20;
   }
 
   /** Events dropped because a consumer fell behind, over every stream. */
@@ -108,7 +110,7 @@ class EnergyVADStream implements VADStream {
   ) {
     this.minSpeech = owner.minSpeechDurationMs;
     this.minSilence = owner.minSilenceDurationMs;
-    this.windowMs = owner.capabilities.updateIntervalMs;
+    this.windowMs = owner.windowMs;
     this.threshold = options.threshold ?? VOICE_THRESHOLD;
     this.maxBufferedMs = options.maxBufferedSpeechMs ?? 2000;
     this.onFrame = options.onFrame;
@@ -189,7 +191,6 @@ class EnergyVADStream implements VADStream {
           type: 'start_of_speech',
           timestampMs: this.positionMs,
           speechDurationMs: this.speechMs,
-          silenceDurationMs: 0,
           frames: [...this.buffered],
         });
       }
@@ -204,7 +205,6 @@ class EnergyVADStream implements VADStream {
         this.events.trySend({
           type: 'end_of_speech',
           timestampMs: this.positionMs,
-          speechDurationMs: this.speechMs,
           silenceDurationMs: this.silenceMs,
           frames: [...this.buffered],
         });
@@ -218,8 +218,6 @@ class EnergyVADStream implements VADStream {
       probability: voiced ? 0.95 : 0.02,
       speaking: this.speaking,
       speechDurationMs: this.speaking ? this.speechMs : 0,
-      silenceDurationMs: this.silenceMs,
-      inferenceDurationMs: 0,
     });
   }
 }

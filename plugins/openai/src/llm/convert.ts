@@ -1,19 +1,9 @@
+import type { LLMContentPart, LLMMessage, ToolChoice, ToolDefinition } from '@voxwire/agents';
 import type {
-  AnyTool,
-  ChatContent,
-  ChatContext,
-  ChatMessage,
-  FunctionCall,
-  FunctionCallOutput,
-  ImageContent,
-  JSONSchema,
-  ToolChoice,
-} from '@voxwire/agents';
-import type {
-  ChatCompletionAssistantMessageParam,
   ChatCompletionContentPart,
   ChatCompletionFunctionTool,
   ChatCompletionMessageParam,
+  ChatCompletionMessageToolCall,
   ChatCompletionToolChoiceOption,
 } from 'openai/resources/chat/completions';
 import type {
@@ -24,124 +14,79 @@ import type {
 } from 'openai/resources/responses/responses';
 
 /**
- * The chat context reduced to what a provider accepts: function calls come in groups (one per run of
- * consecutive calls, i.e. one assistant turn) each followed by exactly its outputs. Calls without an
- * output and outputs without a call are left out, since both make the API reject the whole request.
+ * The core sends the conversation already grouped and validated (every tool message answers a call of
+ * the assistant message before it, and every call is answered), so each message maps on its own.
  */
-type Step =
-  | { kind: 'message'; message: ChatMessage }
-  | { kind: 'calls'; calls: FunctionCall[]; outputs: FunctionCallOutput[] };
 
-export function planSteps(chatCtx: ChatContext): Step[] {
-  const outputs = new Map<string, FunctionCallOutput>();
-  for (const item of chatCtx.items) {
-    if (item.type === 'function_call_output' && !outputs.has(item.callId)) outputs.set(item.callId, item);
-  }
-  const steps: Step[] = [];
-  let group: { calls: FunctionCall[]; outputs: FunctionCallOutput[] } | undefined;
-  const seenCalls = new Set<string>();
-  for (const item of chatCtx.items) {
-    if (item.type === 'function_call') {
-      const output = outputs.get(item.callId);
-      if (!output || seenCalls.has(item.callId)) continue;
-      seenCalls.add(item.callId);
-      if (!group) {
-        group = { calls: [], outputs: [] };
-        steps.push({ kind: 'calls', ...group });
-      }
-      group.calls.push(item);
-      group.outputs.push(output);
-      continue;
-    }
-    // Outputs were placed right after their calls; anything else ends the assistant turn's group.
-    if (item.type === 'function_call_output') continue;
-    group = undefined;
-    if (item.type === 'message' && hasContent(item)) steps.push({ kind: 'message', message: item });
-  }
-  return steps;
-}
+type JSONSchema = ToolDefinition['parameters'];
+type ImagePart = Extract<LLMContentPart, { type: 'image' }>;
+type ToolMessage = Extract<LLMMessage, { role: 'tool' }>;
 
-function hasContent(message: ChatMessage): boolean {
-  return message.content.some((c) => (typeof c === 'string' ? c.length > 0 : message.role === 'user'));
-}
-
-function textOf(content: readonly ChatContent[]): string {
-  return content.filter((c): c is string => typeof c === 'string').join('');
+/**
+ * Neither API has an error flag on a tool's output, so a failure is said in the text: otherwise the
+ * model would read "Invalid city" as the tool's answer.
+ */
+export function toolOutputText(message: ToolMessage): string {
+  return message.isError ? `Error: ${message.output}` : message.output;
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Chat Completions
 
-export function toChatMessages(chatCtx: ChatContext): ChatCompletionMessageParam[] {
-  const messages: ChatCompletionMessageParam[] = [];
-  let previous: Step | undefined;
-  for (const step of planSteps(chatCtx)) {
-    if (step.kind === 'message') {
-      messages.push(toChatMessage(step.message));
-    } else {
-      const toolCalls = step.calls.map((call) => ({
-        id: call.callId,
-        type: 'function' as const,
-        function: { name: call.name, arguments: call.arguments },
-      }));
-      const last = messages[messages.length - 1];
-      // Text spoken just before the calls belongs to the same assistant turn; one message keeps strict
-      // chat templates of local servers (which demand alternating roles) happy.
-      if (
-        previous?.kind === 'message' &&
-        previous.message.role === 'assistant' &&
-        last?.role === 'assistant'
-      ) {
-        (last as ChatCompletionAssistantMessageParam).tool_calls = toolCalls;
-      } else {
-        messages.push({ role: 'assistant', content: null, tool_calls: toolCalls });
-      }
-      for (const output of step.outputs) {
-        messages.push({ role: 'tool', tool_call_id: output.callId, content: output.output });
-      }
-    }
-    previous = step;
-  }
-  return messages;
+export function toChatMessages(messages: readonly LLMMessage[]): ChatCompletionMessageParam[] {
+  return messages.map(toChatMessage);
 }
 
-function toChatMessage(message: ChatMessage): ChatCompletionMessageParam {
+function toChatMessage(message: LLMMessage): ChatCompletionMessageParam {
   switch (message.role) {
     case 'system':
-      return { role: 'system', content: textOf(message.content) };
+      return { role: 'system', content: message.content };
     case 'developer':
-      return { role: 'developer', content: textOf(message.content) };
-    case 'assistant':
-      // Assistant messages cannot carry images in this API.
-      return { role: 'assistant', content: textOf(message.content) };
-    case 'user': {
-      if (message.content.every((c) => typeof c === 'string')) {
-        return { role: 'user', content: textOf(message.content) };
+      return { role: 'developer', content: message.content };
+    case 'user':
+      // Plain text stays a string: some local servers' chat templates accept nothing else.
+      if (message.content.every((part) => part.type === 'text')) {
+        return { role: 'user', content: joinText(message.content) };
       }
-      const parts: ChatCompletionContentPart[] = message.content
-        .filter((c) => typeof c !== 'string' || c.length > 0)
-        .map((c) =>
-          typeof c === 'string'
-            ? { type: 'text', text: c }
-            : {
-                type: 'image_url',
-                image_url: { url: imageUrl(c), ...(c.detail ? { detail: c.detail } : {}) },
-              },
-        );
-      return { role: 'user', content: parts };
+      return { role: 'user', content: message.content.map(toChatContentPart) };
+    case 'assistant': {
+      if (message.toolCalls.length === 0) return { role: 'assistant', content: message.content };
+      const toolCalls: ChatCompletionMessageToolCall[] = message.toolCalls.map((call) => ({
+        id: call.callId,
+        type: 'function',
+        function: { name: call.name, arguments: call.arguments },
+      }));
+      // Text and calls of one turn stay one message: strict chat templates of local servers demand
+      // alternating roles.
+      return {
+        role: 'assistant',
+        content: message.content === '' ? null : message.content,
+        tool_calls: toolCalls,
+      };
     }
+    case 'tool':
+      return { role: 'tool', tool_call_id: message.callId, content: toolOutputText(message) };
   }
 }
 
-export function toChatTools(tools: readonly AnyTool[], strict: boolean): ChatCompletionFunctionTool[] {
+function toChatContentPart(part: LLMContentPart): ChatCompletionContentPart {
+  return part.type === 'text'
+    ? { type: 'text', text: part.text }
+    : {
+        type: 'image_url',
+        image_url: { url: imageUrl(part), ...(part.detail ? { detail: part.detail } : {}) },
+      };
+}
+
+export function toChatTools(tools: readonly ToolDefinition[], strict: boolean): ChatCompletionFunctionTool[] {
   return tools.map((t) => {
-    const strictParameters = strict ? toStrictSchema(t.jsonSchema) : undefined;
+    const strictParameters = strict ? toStrictSchema(t.parameters) : undefined;
     return {
       type: 'function',
       function: {
         name: t.name,
         description: t.description,
-        parameters: strictParameters ?? t.jsonSchema,
+        parameters: strictParameters ?? t.parameters,
         ...(strictParameters ? { strict: true } : {}),
       },
     };
@@ -179,43 +124,53 @@ export function toChatToolChoice(choice: ToolChoice): ChatCompletionToolChoiceOp
 // ---------------------------------------------------------------------------------------------------
 // Responses
 
-export function toResponsesInput(chatCtx: ChatContext): ResponseInputItem[] {
-  const input: ResponseInputItem[] = [];
-  for (const step of planSteps(chatCtx)) {
-    if (step.kind === 'message') {
-      input.push(toResponsesMessage(step.message));
-      continue;
-    }
-    for (const call of step.calls) {
-      input.push({ type: 'function_call', call_id: call.callId, name: call.name, arguments: call.arguments });
-    }
-    for (const output of step.outputs) {
-      input.push({ type: 'function_call_output', call_id: output.callId, output: output.output });
-    }
-  }
-  return input;
+export function toResponsesInput(messages: readonly LLMMessage[]): ResponseInputItem[] {
+  return messages.flatMap(toResponsesItems);
 }
 
-function toResponsesMessage(message: ChatMessage): ResponseInputItem {
-  if (message.role !== 'user' || message.content.every((c) => typeof c === 'string')) {
-    return { type: 'message', role: message.role, content: textOf(message.content) };
+function toResponsesItems(message: LLMMessage): ResponseInputItem[] {
+  switch (message.role) {
+    case 'system':
+    case 'developer':
+      return [{ type: 'message', role: message.role, content: message.content }];
+    case 'user':
+      if (message.content.every((part) => part.type === 'text')) {
+        return [{ type: 'message', role: 'user', content: joinText(message.content) }];
+      }
+      return [{ type: 'message', role: 'user', content: message.content.map(toResponsesContent) }];
+    case 'assistant': {
+      // A turn that only called tools has no message item: the calls are items of their own.
+      const items: ResponseInputItem[] =
+        message.content !== '' || message.toolCalls.length === 0
+          ? [{ type: 'message', role: 'assistant', content: message.content }]
+          : [];
+      for (const call of message.toolCalls) {
+        items.push({
+          type: 'function_call',
+          call_id: call.callId,
+          name: call.name,
+          arguments: call.arguments,
+        });
+      }
+      return items;
+    }
+    case 'tool':
+      return [{ type: 'function_call_output', call_id: message.callId, output: toolOutputText(message) }];
   }
-  const content: ResponseInputContent[] = message.content
-    .filter((c) => typeof c !== 'string' || c.length > 0)
-    .map((c) =>
-      typeof c === 'string'
-        ? { type: 'input_text', text: c }
-        : { type: 'input_image', image_url: imageUrl(c), detail: c.detail ?? 'auto' },
-    );
-  return { type: 'message', role: 'user', content };
 }
 
-export function toResponsesTools(tools: readonly AnyTool[], strict: boolean): FunctionTool[] {
+function toResponsesContent(part: LLMContentPart): ResponseInputContent {
+  return part.type === 'text'
+    ? { type: 'input_text', text: part.text }
+    : { type: 'input_image', image_url: imageUrl(part), detail: part.detail ?? 'auto' };
+}
+
+export function toResponsesTools(tools: readonly ToolDefinition[], strict: boolean): FunctionTool[] {
   return tools.map((t) => ({
     type: 'function',
     name: t.name,
     description: t.description,
-    ...strictOrNot(t.jsonSchema, strict),
+    ...strictOrNot(t.parameters, strict),
   }));
 }
 
@@ -231,7 +186,13 @@ export function toResponsesToolChoice(choice: ToolChoice): NonNullable<ResponseC
   return typeof choice === 'string' ? choice : { type: 'function', name: choice.name };
 }
 
-function imageUrl(image: ImageContent): string {
+// ---------------------------------------------------------------------------------------------------
+
+function joinText(parts: readonly LLMContentPart[]): string {
+  return parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
+}
+
+function imageUrl(image: ImagePart): string {
   const value = image.image;
   if (/^(https?:|data:)/i.test(value) || !image.mimeType) return value;
   // Bare base64 with a known type: wrap it the way both APIs expect.

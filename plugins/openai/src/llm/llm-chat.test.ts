@@ -3,9 +3,10 @@ import {
   APIError,
   APIStatusError,
   APITimeoutError,
-  ChatContext,
   type Clock,
+  type LLMMessage,
   type LLMStreamPart,
+  type ProviderProblem,
   realClock,
 } from '@voxwire/agents';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -44,10 +45,8 @@ function makeLLM(options: LLMOptions = {}): LLM {
   });
 }
 
-function userCtx(text = 'Hi'): ChatContext {
-  const ctx = new ChatContext();
-  ctx.addMessage({ role: 'user', content: text });
-  return ctx;
+function userMessages(text = 'Hi'): LLMMessage[] {
+  return [{ role: 'user', content: [{ type: 'text', text }] }];
 }
 
 describe('LLM (Chat Completions) streaming', () => {
@@ -55,7 +54,7 @@ describe('LLM (Chat Completions) streaming', () => {
     server.enqueue(CHAT_PATH, sse(textAnswer(['Hel', 'lo', ' there'], { prompt: 12, completion: 3 })));
     const metrics: LLMMetrics[] = [];
     const llm = makeLLM({ onMetrics: (m) => metrics.push(m) });
-    const { items, error } = await drain(llm.chat({ chatCtx: userCtx() }));
+    const { items, error } = await drain(llm.chat({ messages: userMessages() }));
     expect(error).toBeUndefined();
     expect(items).toEqual<LLMStreamPart[]>([
       { type: 'text_delta', text: 'Hel' },
@@ -95,10 +94,10 @@ describe('LLM (Chat Completions) streaming', () => {
     const metrics: LLMMetrics[] = [];
     const llm = makeLLM({ clock });
     const unsubscribe = llm.onMetrics((m) => metrics.push(m));
-    await drain(llm.chat({ chatCtx: userCtx() }));
+    await drain(llm.chat({ messages: userMessages() }));
     unsubscribe();
     server.enqueue(CHAT_PATH, sse(textAnswer(['c'])));
-    await drain(llm.chat({ chatCtx: userCtx() }));
+    await drain(llm.chat({ messages: userMessages() }));
     expect(metrics).toHaveLength(1);
     expect(metrics[0]).toMatchObject({ startedAtMs: 100, ttftMs: 100, durationMs: 200, tokensPerSecond: 40 });
   });
@@ -115,7 +114,7 @@ describe('LLM (Chat Completions) streaming', () => {
         usageChunk(40, 20, 32),
       ]),
     );
-    const { items, error } = await drain(makeLLM().chat({ chatCtx: userCtx() }));
+    const { items, error } = await drain(makeLLM().chat({ messages: userMessages() }));
     expect(error).toBeUndefined();
     expect(items).toEqual<LLMStreamPart[]>([
       { type: 'tool_call', callId: 'call_a', name: 'get_weather', arguments: '{"city":"Paris"}' },
@@ -136,7 +135,7 @@ describe('LLM (Chat Completions) streaming', () => {
         finishChunk('tool_calls'),
       ]),
     );
-    const { items, error } = await drain(makeLLM().chat({ chatCtx: userCtx() }));
+    const { items, error } = await drain(makeLLM().chat({ messages: userMessages() }));
     expect(error).toBeUndefined();
     expect(items).toEqual<LLMStreamPart[]>([
       { type: 'tool_call', callId: 'call_x', name: 'lookup', arguments: '{"q": "un' },
@@ -149,7 +148,7 @@ describe('LLM (Chat Completions) streaming', () => {
       CHAT_PATH,
       sse([toolCallChunk({ index: 0, id: 'c1', name: 'noop', arguments: '{}' }), finishChunk('stop')]),
     );
-    const { items } = await drain(makeLLM({ includeUsage: false }).chat({ chatCtx: userCtx() }));
+    const { items } = await drain(makeLLM({ includeUsage: false }).chat({ messages: userMessages() }));
     expect(items.at(-1)).toEqual({ type: 'finish', reason: 'tool_calls' });
     expect(server.requests[0]!.json).not.toHaveProperty('stream_options');
   });
@@ -164,12 +163,60 @@ describe('LLM (Chat Completions) failures', () => {
     );
     const metrics: LLMMetrics[] = [];
     const { items, error } = await drain(
-      makeLLM({ onMetrics: (m) => metrics.push(m) }).chat({ chatCtx: userCtx() }),
+      makeLLM({ onMetrics: (m) => metrics.push(m) }).chat({ messages: userMessages() }),
     );
     expect(error).toBeUndefined();
     expect(textOf(items)).toBe('ok');
     expect(server.requestsTo(CHAT_PATH)).toHaveLength(2);
     expect(metrics[0]!.attempts).toBe(2);
+  });
+
+  it('reports each retry to onProblem with its attempt, delay and error', async () => {
+    server.enqueue(
+      CHAT_PATH,
+      errorResponse(429, 'Rate limit reached', { 'retry-after-ms': '30' }),
+      errorResponse(503, 'busy'),
+      sse(textAnswer(['ok'])),
+    );
+    const problems: ProviderProblem[] = [];
+    const { items, error } = await drain(
+      makeLLM({ retry: { initialDelayMs: 2, multiplier: 2, jitter: 0 } }).chat({
+        messages: userMessages(),
+        onProblem: (problem) => problems.push(problem),
+      }),
+    );
+    expect(error).toBeUndefined();
+    expect(textOf(items)).toBe('ok');
+    expect(problems).toEqual([
+      // Stretched to what the server asked for.
+      { type: 'retrying', attempt: 1, delayMs: 30, error: expect.any(APIStatusError) },
+      { type: 'retrying', attempt: 2, delayMs: 4, error: expect.any(APIStatusError) },
+    ]);
+    expect(problems[0]).toMatchObject({ error: { statusCode: 429 } });
+    expect(problems[1]).toMatchObject({ error: { statusCode: 503 } });
+    expect(server.requestsTo(CHAT_PATH)).toHaveLength(3);
+  });
+
+  it('reports nothing to onProblem for a failure it does not retry, and survives a throwing listener', async () => {
+    server.enqueue(CHAT_PATH, errorResponse(400, 'bad request'));
+    const problems: ProviderProblem[] = [];
+    const refused = await drain(
+      makeLLM().chat({ messages: userMessages(), onProblem: (problem) => problems.push(problem) }),
+    );
+    expect(refused.error).toBeInstanceOf(APIStatusError);
+    expect(problems).toEqual([]);
+
+    server.enqueue(CHAT_PATH, errorResponse(500, 'oops'), sse(textAnswer(['fine'])));
+    const { items, error } = await drain(
+      makeLLM().chat({
+        messages: userMessages(),
+        onProblem: () => {
+          throw new Error('faulty listener');
+        },
+      }),
+    );
+    expect(error).toBeUndefined();
+    expect(textOf(items)).toBe('fine');
   });
 
   it('gives up after maxRetries with the last typed error', async () => {
@@ -180,7 +227,7 @@ describe('LLM (Chat Completions) failures', () => {
       errorResponse(503, 'busy'),
     );
     const { error } = await drain(
-      makeLLM({ retry: { maxRetries: 2, initialDelayMs: 1 } }).chat({ chatCtx: userCtx() }),
+      makeLLM({ retry: { maxRetries: 2, initialDelayMs: 1 } }).chat({ messages: userMessages() }),
     );
     expect(error).toBeInstanceOf(APIStatusError);
     expect((error as APIStatusError).statusCode).toBe(503);
@@ -196,7 +243,7 @@ describe('LLM (Chat Completions) failures', () => {
     );
     const metrics: LLMMetrics[] = [];
     const { items, error } = await drain(
-      makeLLM({ onMetrics: (m) => metrics.push(m) }).chat({ chatCtx: userCtx() }),
+      makeLLM({ onMetrics: (m) => metrics.push(m) }).chat({ messages: userMessages() }),
     );
     expect(items).toEqual([]);
     expect(error).toBeInstanceOf(APIStatusError);
@@ -218,7 +265,7 @@ describe('LLM (Chat Completions) failures', () => {
       ]),
       sse(textAnswer(['duplicate'])),
     );
-    const { items, error } = await drain(makeLLM().chat({ chatCtx: userCtx() }));
+    const { items, error } = await drain(makeLLM().chat({ messages: userMessages() }));
     expect(textOf(items)).toBe('Part one');
     expect(error).toBeInstanceOf(APIError);
     expect((error as APIError).message).toContain('The server had an error');
@@ -231,7 +278,7 @@ describe('LLM (Chat Completions) failures', () => {
       sse([textChunk('Hello')], { ending: 'destroy', delayMs: 50 }),
       sse(textAnswer(['duplicate'])),
     );
-    const { items, error } = await drain(makeLLM().chat({ chatCtx: userCtx() }));
+    const { items, error } = await drain(makeLLM().chat({ messages: userMessages() }));
     expect(textOf(items)).toBe('Hello');
     expect(error).toBeInstanceOf(APIConnectionError);
     expect(server.requestsTo(CHAT_PATH)).toHaveLength(1);
@@ -239,7 +286,9 @@ describe('LLM (Chat Completions) failures', () => {
 
   it('treats a stream that ends without a finish reason as broken', async () => {
     server.enqueue(CHAT_PATH, sse([textChunk('Hel')], { done: false }));
-    const { items, error } = await drain(makeLLM({ retry: { maxRetries: 0 } }).chat({ chatCtx: userCtx() }));
+    const { items, error } = await drain(
+      makeLLM({ retry: { maxRetries: 0 } }).chat({ messages: userMessages() }),
+    );
     expect(textOf(items)).toBe('Hel');
     expect(error).toBeInstanceOf(APIConnectionError);
     expect((error as Error).message).toContain('ended before');
@@ -249,7 +298,7 @@ describe('LLM (Chat Completions) failures', () => {
     server.enqueue(CHAT_PATH, sse([textChunk('Hi')], { ending: 'stall' }));
     const llm = makeLLM({ timeoutMs: 400 });
     const { items, error } = await withTimeout(
-      drain(llm.chat({ chatCtx: userCtx() })),
+      drain(llm.chat({ messages: userMessages() })),
       5_000,
       'stalled stream',
     );
@@ -263,7 +312,7 @@ describe('LLM (Chat Completions) failures', () => {
     server.enqueue(CHAT_PATH, { steps: [{ kind: 'stall' }] });
     const llm = makeLLM({ timeoutMs: 400, retry: { maxRetries: 0 } });
     const { items, error } = await withTimeout(
-      drain(llm.chat({ chatCtx: userCtx() })),
+      drain(llm.chat({ messages: userMessages() })),
       3_000,
       'silent server',
     );
@@ -277,7 +326,7 @@ describe('LLM (Chat Completions) failures', () => {
     const port = server.port;
     await server.close();
     const llm = new LLM({ apiKey: 'k', baseURL: `http://127.0.0.1:${port}/v1`, retry: { maxRetries: 0 } });
-    const { error } = await drain(llm.chat({ chatCtx: userCtx() }));
+    const { error } = await drain(llm.chat({ messages: userMessages() }));
     expect(error).toBeInstanceOf(APIConnectionError);
     expect((error as APIConnectionError).retryable).toBe(true);
     server = await startFakeOpenAIServer();
@@ -285,7 +334,7 @@ describe('LLM (Chat Completions) failures', () => {
 
   it('retries a request that stalls before the first token', async () => {
     server.enqueue(CHAT_PATH, sse([], { ending: 'stall' }), sse(textAnswer(['fresh'])));
-    const { items, error } = await drain(makeLLM({ timeoutMs: 400 }).chat({ chatCtx: userCtx() }));
+    const { items, error } = await drain(makeLLM({ timeoutMs: 400 }).chat({ messages: userMessages() }));
     expect(error).toBeUndefined();
     expect(textOf(items)).toBe('fresh');
     expect(server.requestsTo(CHAT_PATH)).toHaveLength(2);
@@ -294,7 +343,7 @@ describe('LLM (Chat Completions) failures', () => {
   it('does not count a slow consumer as a stalled server', async () => {
     server.enqueue(CHAT_PATH, sse(textAnswer(['a', 'b', 'c'])));
     const parts: LLMStreamPart[] = [];
-    for await (const part of makeLLM({ timeoutMs: 300 }).chat({ chatCtx: userCtx() })) {
+    for await (const part of makeLLM({ timeoutMs: 300 }).chat({ messages: userMessages() })) {
       parts.push(part);
       await new Promise((resolve) => setTimeout(resolve, 350));
     }
@@ -304,7 +353,7 @@ describe('LLM (Chat Completions) failures', () => {
   it('turns a malformed frame into a clear non-retryable error', async () => {
     server.enqueue(CHAT_PATH, sse([textChunk('A'), '{"choices": [ nope'], { ending: 'stall' }));
     const { items, error } = await withTimeout(
-      drain(makeLLM({ timeoutMs: 5_000 }).chat({ chatCtx: userCtx() })),
+      drain(makeLLM({ timeoutMs: 5_000 }).chat({ messages: userMessages() })),
       4_000,
       'malformed stream',
     );
@@ -317,7 +366,7 @@ describe('LLM (Chat Completions) failures', () => {
 
   it('turns a frame of the wrong shape into a clear error', async () => {
     server.enqueue(CHAT_PATH, sse([{ choices: [{ index: 0, delta: { tool_calls: [null] } }] }]));
-    const { error } = await drain(makeLLM().chat({ chatCtx: userCtx() }));
+    const { error } = await drain(makeLLM().chat({ messages: userMessages() }));
     expect(error).toBeInstanceOf(APIError);
     expect((error as Error).message).toMatch(/unexpected stream frame/);
   });
@@ -331,7 +380,7 @@ describe('LLM (Chat Completions) cancellation', () => {
     const llm = makeLLM({ timeoutMs: 10_000, onMetrics: (m) => metrics.push(m) });
     const parts: LLMStreamPart[] = [];
     const run = (async () => {
-      for await (const part of llm.chat({ chatCtx: userCtx(), signal: controller.signal })) {
+      for await (const part of llm.chat({ messages: userMessages(), signal: controller.signal })) {
         parts.push(part);
         if (part.type === 'text_delta') controller.abort();
       }
@@ -348,7 +397,7 @@ describe('LLM (Chat Completions) cancellation', () => {
     const llm = makeLLM({ timeoutMs: 10_000 });
     setTimeout(() => controller.abort(), 50);
     const { items, error } = await withTimeout(
-      drain(llm.chat({ chatCtx: userCtx(), signal: controller.signal })),
+      drain(llm.chat({ messages: userMessages(), signal: controller.signal })),
       2_000,
       'aborted request',
     );
@@ -358,7 +407,9 @@ describe('LLM (Chat Completions) cancellation', () => {
   });
 
   it('makes no request when the signal is already aborted', async () => {
-    const { items, error } = await drain(makeLLM().chat({ chatCtx: userCtx(), signal: AbortSignal.abort() }));
+    const { items, error } = await drain(
+      makeLLM().chat({ messages: userMessages(), signal: AbortSignal.abort() }),
+    );
     expect(items).toEqual([]);
     expect(error).toBeUndefined();
     expect(server.requests).toHaveLength(0);
@@ -366,7 +417,7 @@ describe('LLM (Chat Completions) cancellation', () => {
 
   it('closes the connection when the consumer stops iterating', async () => {
     server.enqueue(CHAT_PATH, sse([textChunk('one'), textChunk('two')], { ending: 'stall' }));
-    for await (const part of makeLLM({ timeoutMs: 10_000 }).chat({ chatCtx: userCtx() })) {
+    for await (const part of makeLLM({ timeoutMs: 10_000 }).chat({ messages: userMessages() })) {
       expect(part).toEqual({ type: 'text_delta', text: 'one' });
       break;
     }

@@ -2,9 +2,10 @@ import {
   APIConnectionError,
   APIError,
   APIStatusError,
-  ChatContext,
+  type LLMMessage,
   type LLMStreamPart,
-  tool,
+  type ProviderProblem,
+  type ToolDefinition,
 } from '@voxwire/agents';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -40,14 +41,18 @@ function makeLLM(options: LLMOptions = {}): LLM {
   });
 }
 
-function ctx(): ChatContext {
-  const c = new ChatContext();
-  c.setInstructions('Be brief.');
-  c.addMessage({ role: 'user', content: 'Hi' });
-  return c;
+function messages(): LLMMessage[] {
+  return [
+    { role: 'system', content: 'Be brief.' },
+    { role: 'user', content: [{ type: 'text', text: 'Hi' }] },
+  ];
 }
 
-const lookup = tool({ name: 'lookup', description: 'Look up', execute: () => 'x' });
+const lookup: ToolDefinition = {
+  name: 'lookup',
+  description: 'Look up',
+  parameters: { type: 'object', properties: {} },
+};
 
 function functionCallEvents(
   outputIndex: number,
@@ -94,7 +99,7 @@ describe('LLM (Responses API)', () => {
   it('streams text, usage and finish, and sends input items with store off', async () => {
     server.enqueue(RESPONSES_PATH, responsesSSE(responsesTextEvents(['Hel', 'lo'], { input: 9, output: 2 })));
     const { items, error } = await drain(
-      makeLLM({ maxTokens: 50 }).chat({ chatCtx: ctx(), tools: [lookup], toolChoice: 'auto' }),
+      makeLLM({ maxTokens: 50 }).chat({ messages: messages(), tools: [lookup], toolChoice: 'auto' }),
     );
     expect(error).toBeUndefined();
     expect(items).toEqual<LLMStreamPart[]>([
@@ -143,7 +148,11 @@ describe('LLM (Responses API)', () => {
       ]),
     );
     const { items, error } = await drain(
-      makeLLM().chat({ chatCtx: ctx(), tools: [lookup], toolChoice: { type: 'function', name: 'lookup' } }),
+      makeLLM().chat({
+        messages: messages(),
+        tools: [lookup],
+        toolChoice: { type: 'function', name: 'lookup' },
+      }),
     );
     expect(error).toBeUndefined();
     expect(items.filter((p) => p.type === 'tool_call')).toEqual([
@@ -174,7 +183,7 @@ describe('LLM (Responses API)', () => {
         },
       ]),
     );
-    const { items } = await drain(makeLLM().chat({ chatCtx: ctx() }));
+    const { items } = await drain(makeLLM().chat({ messages: messages() }));
     expect(textOf(items)).toBe('cut');
     expect(items.at(-1)).toEqual({ type: 'finish', reason: 'length' });
   });
@@ -197,7 +206,7 @@ describe('LLM (Responses API)', () => {
       ]),
       responsesSSE(responsesTextEvents(['duplicate'])),
     );
-    const { items, error } = await drain(makeLLM().chat({ chatCtx: ctx() }));
+    const { items, error } = await drain(makeLLM().chat({ messages: messages() }));
     expect(textOf(items)).toBe('partial');
     expect(error).toBeInstanceOf(APIError);
     expect((error as APIError).message).toContain('boom');
@@ -213,20 +222,25 @@ describe('LLM (Responses API)', () => {
       ]),
       responsesSSE(responsesTextEvents(['ok'])),
     );
-    const { items, error } = await drain(makeLLM().chat({ chatCtx: ctx() }));
+    const problems: ProviderProblem[] = [];
+    const { items, error } = await drain(
+      makeLLM().chat({ messages: messages(), onProblem: (problem) => problems.push(problem) }),
+    );
     expect(error).toBeUndefined();
     expect(textOf(items)).toBe('ok');
     expect(server.requestsTo(RESPONSES_PATH)).toHaveLength(2);
+    expect(problems).toEqual([{ type: 'retrying', attempt: 1, delayMs: 1, error: expect.any(APIError) }]);
+    expect((problems[0] as { error: Error }).error.message).toContain('hiccup');
   });
 
   it('maps HTTP errors and truncated streams to typed errors', async () => {
     server.enqueue(RESPONSES_PATH, errorResponse(401, 'bad key'));
-    const unauthorized = await drain(makeLLM().chat({ chatCtx: ctx() }));
+    const unauthorized = await drain(makeLLM().chat({ messages: messages() }));
     expect(unauthorized.error).toBeInstanceOf(APIStatusError);
     expect((unauthorized.error as APIStatusError).retryable).toBe(false);
 
     server.enqueue(RESPONSES_PATH, responsesSSE(responsesTextEvents(['half']).slice(0, -1)));
-    const truncated = await drain(makeLLM({ retry: { maxRetries: 0 } }).chat({ chatCtx: ctx() }));
+    const truncated = await drain(makeLLM({ retry: { maxRetries: 0 } }).chat({ messages: messages() }));
     expect(textOf(truncated.items)).toBe('half');
     expect(truncated.error).toBeInstanceOf(APIConnectionError);
   });

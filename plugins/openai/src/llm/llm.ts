@@ -1,11 +1,10 @@
 import {
   APIError,
-  type AnyTool,
-  type LLMCapabilities,
   type LLMChatOptions,
   type LLM as LLMContract,
   type LLMStreamPart,
   type LLMUsage,
+  SPECIFICATION_VERSION,
   type ToolChoice,
   processId,
 } from '@voxwire/agents';
@@ -19,6 +18,7 @@ import type {
 } from 'openai/resources/responses/responses';
 import { type OpenAIClientOptions, type ResolvedClient, resolveClient } from '../client.js';
 import { type LLMMetrics, type LLMMetricsListener, tokensPerSecond } from '../metrics.js';
+import { reportProblem, retrying } from '../problems.js';
 import { RequestGuard } from '../request-guard.js';
 import { retryStream } from '../retry.js';
 import { ChatCompletionAssembler } from './chat-stream.js';
@@ -40,6 +40,7 @@ export interface LLMOptions extends OpenAIClientOptions {
    * (the Responses API; requests are sent with `store: false` unless `extraBody` says otherwise).
    */
   api?: 'chat' | 'responses';
+  /** Sampling temperature; unset leaves the server's default. */
   temperature?: number;
   /** Sent as `max_tokens`: the older name, which most local servers understand. */
   maxTokens?: number;
@@ -47,8 +48,13 @@ export interface LLMOptions extends OpenAIClientOptions {
   maxCompletionTokens?: number;
   /** Default tool choice when a call does not set one. */
   toolChoice?: ToolChoice;
-  /** Default for `parallel_tool_calls` when a call does not set it; unset leaves the server's default. */
+  /** Sent as `parallel_tool_calls` with tools; unset leaves the server's default. */
   parallelToolCalls?: boolean;
+  /**
+   * Whether the model can call tools. Default true; set false for a local model without tool support,
+   * and the session then sends it no tools (and says so once).
+   */
+  supportsToolCalls?: boolean;
   /** Sends tools with `strict: true` (the schemas must then satisfy OpenAI's strict subset). Default false. */
   strictTools?: boolean;
   /** Asks for usage in the last chunk (`stream_options.include_usage`). Default true. */
@@ -63,9 +69,10 @@ const DEFAULT_LLM_TIMEOUT_MS = 15_000;
 
 /** A streaming chat model over the official `openai` SDK. */
 export class LLM implements LLMContract {
+  readonly specificationVersion = SPECIFICATION_VERSION;
   readonly label = 'openai.LLM';
   readonly model: string;
-  readonly capabilities: LLMCapabilities = { toolCalls: true, parallelToolCalls: true };
+  readonly supportsToolCalls: boolean;
   private readonly resolved: ResolvedClient;
   private readonly options: LLMOptions;
   private readonly listeners = new Set<LLMMetricsListener>();
@@ -73,6 +80,7 @@ export class LLM implements LLMContract {
   constructor(options: LLMOptions = {}) {
     this.options = options;
     this.model = options.model ?? 'gpt-4.1-mini';
+    this.supportsToolCalls = options.supportsToolCalls ?? true;
     this.resolved = resolveClient(options, { timeoutMs: DEFAULT_LLM_TIMEOUT_MS });
     if (options.onMetrics) this.listeners.add(options.onMetrics);
   }
@@ -102,7 +110,14 @@ export class LLM implements LLMContract {
           attempts++;
           return this.attempt(options, what);
         },
-        { policy: retry, clock, signal: options.signal },
+        {
+          policy: retry,
+          clock,
+          signal: options.signal,
+          // Each retry is a problem worked around: the session reports it as a recoverable error.
+          onRetry: (retryError, attempt, delayMs) =>
+            reportProblem(options.onProblem, retrying(retryError, attempt, delayMs)),
+        },
       );
       for await (const part of parts) {
         // One chunk can carry several parts; none may follow an abort.
@@ -188,14 +203,12 @@ export class LLM implements LLMContract {
     const o = this.options;
     const tools = options.tools ?? [];
     const toolChoice = options.toolChoice ?? o.toolChoice;
-    const parallel = options.parallelToolCalls ?? o.parallelToolCalls;
-    const temperature = options.temperature ?? o.temperature;
     return {
       model: this.model,
-      messages: toChatMessages(options.chatCtx),
+      messages: toChatMessages(options.messages),
       stream: true,
       ...(o.includeUsage !== false ? { stream_options: { include_usage: true } } : {}),
-      ...(temperature !== undefined ? { temperature } : {}),
+      ...(o.temperature !== undefined ? { temperature: o.temperature } : {}),
       ...(o.maxTokens !== undefined ? { max_tokens: o.maxTokens } : {}),
       ...(o.maxCompletionTokens !== undefined ? { max_completion_tokens: o.maxCompletionTokens } : {}),
       // Tool settings without tools make OpenAI reject the request.
@@ -203,7 +216,7 @@ export class LLM implements LLMContract {
         ? {
             tools: toChatTools(tools, o.strictTools === true),
             ...(toolChoice !== undefined ? { tool_choice: toChatToolChoice(toolChoice) } : {}),
-            ...(parallel !== undefined ? { parallel_tool_calls: parallel } : {}),
+            ...(o.parallelToolCalls !== undefined ? { parallel_tool_calls: o.parallelToolCalls } : {}),
           }
         : {}),
       ...o.extraBody,
@@ -213,24 +226,22 @@ export class LLM implements LLMContract {
 
   private responsesBody(options: LLMChatOptions): ResponseCreateParamsStreaming {
     const o = this.options;
-    const tools: readonly AnyTool[] = options.tools ?? [];
+    const tools = options.tools ?? [];
     const toolChoice = options.toolChoice ?? o.toolChoice;
-    const parallel = options.parallelToolCalls ?? o.parallelToolCalls;
-    const temperature = options.temperature ?? o.temperature;
     const maxOutput = o.maxCompletionTokens ?? o.maxTokens;
     return {
       model: this.model,
-      input: toResponsesInput(options.chatCtx),
+      input: toResponsesInput(options.messages),
       stream: true,
       // The whole context is sent every turn, so nothing needs to be kept server-side.
       store: false,
-      ...(temperature !== undefined ? { temperature } : {}),
+      ...(o.temperature !== undefined ? { temperature: o.temperature } : {}),
       ...(maxOutput !== undefined ? { max_output_tokens: maxOutput } : {}),
       ...(tools.length > 0
         ? {
             tools: toResponsesTools(tools, o.strictTools === true),
             ...(toolChoice !== undefined ? { tool_choice: toResponsesToolChoice(toolChoice) } : {}),
-            ...(parallel !== undefined ? { parallel_tool_calls: parallel } : {}),
+            ...(o.parallelToolCalls !== undefined ? { parallel_tool_calls: o.parallelToolCalls } : {}),
           }
         : {}),
       ...o.extraBody,

@@ -1,12 +1,13 @@
 import { setMaxListeners } from 'node:events';
 import { AudioFrame } from '../../audio/audio-frame.js';
 import { isAbortError } from '../../errors.js';
+import type { ProviderProblem } from '../../providers/common.js';
 import type { STT, STTEvent, STTStream } from '../../providers/stt.js';
 import type { VAD, VADEvent, VADStream } from '../../providers/vad.js';
 import type { Clock } from '../../time/clock.js';
-import type { AudioInput } from '../io/audio-io.js';
+import type { AudioInput } from '../../providers/audio-io.js';
 import type { ErrorSource } from '../session/session-events.js';
-import { openSttStream } from './stt-stream.js';
+import { SttStreamOpener } from './stt-stream.js';
 import { untilAborted } from '../../utils/abortable.js';
 import type { TraceRecord } from '../session/trace.js';
 
@@ -23,6 +24,8 @@ export interface InputPipelineDeps {
   onVadLost(): void;
   onInputEnded(): void;
   onError(source: ErrorSource, error: unknown, recoverable: boolean): void;
+  /** A provider recovered from a problem by itself; the session reports it as a recoverable error. */
+  onProblem(source: 'vad' | 'stt', problem: ProviderProblem): void;
   trace(record: TraceRecord): void;
 }
 
@@ -46,8 +49,10 @@ export class InputPipeline {
   private inputTask: Promise<void> | undefined;
   private readonly loops = new Set<Promise<void>>();
   private framesIn = 0;
+  private readonly sttOpener: SttStreamOpener;
 
   constructor(private readonly deps: InputPipelineDeps) {
+    this.sttOpener = new SttStreamOpener(deps.clock);
     // The input loop and every (re)opened VAD/STT stream listen to this one signal.
     setMaxListeners(0, this.controller.signal);
   }
@@ -118,7 +123,11 @@ export class InputPipeline {
       this.consume<VADStream, VADEvent>(
         this.vadSlot,
         generation,
-        () => vad.stream({ signal: this.controller.signal }),
+        () =>
+          vad.stream({
+            signal: this.controller.signal,
+            onProblem: (problem) => this.deps.onProblem('vad', problem),
+          }),
         (event) => this.deps.onVadEvent(event),
         'vad',
       ),
@@ -135,8 +144,9 @@ export class InputPipeline {
         this.sttSlot,
         generation,
         () =>
-          openSttStream(stt, this.deps.vad(), this.deps.clock, {
+          this.sttOpener.open(stt, this.deps.vad(), {
             signal: this.controller.signal,
+            onProblem: (problem) => this.deps.onProblem('stt', problem),
             ...(language ? { language } : {}),
           }),
         (event) => this.deps.onSttEvent(event),

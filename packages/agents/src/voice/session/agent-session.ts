@@ -11,7 +11,7 @@ import { createIdGenerator, type IdGenerator } from '../../utils/ids.js';
 import { TypedEmitter } from '../../utils/typed-emitter.js';
 import type { Agent } from '../agent/agent.js';
 import type { AgentTask } from '../agent/agent-task.js';
-import type { AudioInput, AudioOutput, TextOutput } from '../io/audio-io.js';
+import type { AudioInput, AudioOutput, TextOutput } from '../../providers/audio-io.js';
 import { type TurnHandlingOptions, resolveTurnHandling } from './options.js';
 import type { RunContext } from '../tools/run-context.js';
 import type { AgentState, ErrorSource, SessionEvents } from './session-events.js';

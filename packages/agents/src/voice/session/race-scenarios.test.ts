@@ -1,7 +1,7 @@
 // The two timing races this engine exists to beat, replayed deterministically on virtual time.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { ChatContext, ChatItem } from '../../llm/chat-context.js';
+import type { LLMMessage } from '../../providers/llm.js';
 import { tool } from '../tools/tool.js';
 import { Agent } from '../agent/agent.js';
 import { AgentTask } from '../agent/agent-task.js';
@@ -12,13 +12,20 @@ import {
   startSession,
 } from '../../test-support/session-harness.js';
 
-function last(chatCtx: ChatContext): ChatItem | undefined {
-  return chatCtx.items[chatCtx.items.length - 1];
+function last(messages: readonly LLMMessage[]): LLMMessage | undefined {
+  return messages[messages.length - 1];
 }
 
-function instructionsOf(chatCtx: ChatContext): string {
-  const first = chatCtx.items[0];
-  return first?.type === 'message' && first.role === 'system' ? first.content.join('') : '';
+/** The text of a message; '' for a tool output (or nothing). */
+function textOf(message: LLMMessage | undefined): string {
+  if (!message || message.role === 'tool') return '';
+  if (message.role === 'user') return message.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
+  return message.content;
+}
+
+function instructionsOf(messages: readonly LLMMessage[]): string {
+  const first = messages[0];
+  return first?.role === 'system' ? first.content : '';
 }
 
 describe('race: user speaks between the tool call and the tool run', () => {
@@ -35,10 +42,10 @@ describe('race: user speaks between the tool call and the tool run', () => {
         return 'booked for 8pm';
       },
     });
-    const respond = (chatCtx: ChatContext): ScriptedReply => {
-      const item = last(chatCtx);
-      if (item?.type === 'function_call_output') return { text: 'Your table is booked for 8pm.' };
-      if (item?.type === 'message' && item.role === 'user' && item.content.join('').includes('book')) {
+    const respond = (messages: readonly LLMMessage[]): ScriptedReply => {
+      const item = last(messages);
+      if (item?.role === 'tool') return { text: 'Your table is booked for 8pm.' };
+      if (item?.role === 'user' && textOf(item).includes('book')) {
         return { toolCalls: [{ name: 'book_table', args: {}, callId: 'call_book' }], ttftMs: 150 };
       }
       return { text: 'Sure, anything else?' };
@@ -120,18 +127,18 @@ describe('race: tool awaits an AgentTask while its text is paused by the user', 
         }
       },
     });
-    const respond = (chatCtx: ChatContext): ScriptedReply => {
-      const item = last(chatCtx);
-      const text = item?.type === 'message' ? item.content.join('') : '';
-      if (instructionsOf(chatCtx).startsWith('email task')) {
+    const respond = (messages: readonly LLMMessage[]): ScriptedReply => {
+      const item = last(messages);
+      const text = textOf(item);
+      if (instructionsOf(messages).startsWith('email task')) {
         if (text.includes('alice'))
           return {
             toolCalls: [{ name: 'record_email', args: { email: 'alice@example.com' }, callId: 'call_rec' }],
           };
-        if (item?.type === 'function_call_output') return { text: '' };
+        if (item?.role === 'tool') return { text: '' };
         return { text: 'What is your email address?' };
       }
-      if (item?.type === 'function_call_output') return { text: 'Thanks, I have your email.' };
+      if (item?.role === 'tool') return { text: 'Thanks, I have your email.' };
       if (text.includes('order')) {
         return {
           text: 'Great, I will place the order, but first I need a few details from you.',

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { APIConnectionError } from '../../errors.js';
-import type { ChatContext } from '../../llm/chat-context.js';
 import { tool } from '../tools/tool.js';
+import { type ProviderCallOptions, SPECIFICATION_VERSION } from '../../providers/common.js';
 import type { LLM } from '../../providers/llm.js';
 import type { TTS } from '../../providers/tts.js';
-import type { TurnDetector } from '../../providers/turn-detector.js';
+import type { ConversationTurn, TurnDetector } from '../../providers/turn-detector.js';
 import { Agent } from '../agent/agent.js';
 import { AgentTask } from '../agent/agent-task.js';
 import { SpeechDeadlockError } from '../speech/speech-handle.js';
@@ -129,12 +129,18 @@ describe('interruptions', () => {
 
 describe('endpointing', () => {
   const segments = [{ startMs: 500, endMs: 1000, transcript: 'I was wondering' }];
-  function detector(behaviour: 'slow' | 'fail' | 'unlikely' | 'likely'): TurnDetector {
+  function detector(
+    behaviour: 'slow' | 'fail' | 'unlikely' | 'likely',
+    asked: Array<readonly ConversationTurn[]> = [],
+    /** `null`: the detector does not support the language. */
+    threshold: number | null = 0.5,
+  ): TurnDetector {
     return {
+      specificationVersion: SPECIFICATION_VERSION,
       label: 'test-detector',
-      unlikelyThreshold: () => 0.5,
-      supportsLanguage: () => true,
-      predictEndOfTurn: (_ctx: ChatContext, options?: { signal?: AbortSignal }) => {
+      unlikelyThreshold: () => threshold ?? undefined,
+      predictEndOfTurn: (turns: readonly ConversationTurn[], options?: ProviderCallOptions) => {
+        asked.push(turns);
         if (behaviour === 'fail') return Promise.reject(new Error('model crashed'));
         if (behaviour === 'likely') return Promise.resolve(0.9);
         if (behaviour === 'unlikely') return Promise.resolve(0.1);
@@ -152,11 +158,12 @@ describe('endpointing', () => {
   ] as const;
   for (const [behaviour, delay] of cases) {
     it(`commits at last speech + ${delay} ms when the detector is ${behaviour} (L9)`, async () => {
+      const asked: Array<readonly ConversationTurn[]> = [];
       const h = await startSession({
         segments,
         agent: new Agent({ instructions: '' }),
         session: {
-          turnDetector: detector(behaviour),
+          turnDetector: detector(behaviour, asked),
           turnHandling: { minEndpointingDelay: 500, maxEndpointingDelay: 3000 },
         },
         totalMs: 8000,
@@ -166,9 +173,28 @@ describe('endpointing', () => {
       expect(commit.lastSpeechMs).toBe(1000);
       expect(commit.atMs).toBe(1000 + delay);
       expect(h.events.some((e) => e.name === 'error')).toBe(behaviour === 'fail');
+      // The detector hears the spoken turns, ending with the pending one.
+      expect(asked[0]).toEqual([{ role: 'user', text: 'I was wondering' }]);
       await h.session.close();
     });
   }
+
+  it('endpoints on silence alone, without asking, when the detector has no threshold for the language', async () => {
+    const asked: Array<readonly ConversationTurn[]> = [];
+    const h = await startSession({
+      segments,
+      agent: new Agent({ instructions: '' }),
+      session: {
+        turnDetector: detector('unlikely', asked, null),
+        turnHandling: { minEndpointingDelay: 500, maxEndpointingDelay: 3000 },
+      },
+      totalMs: 8000,
+    });
+    await h.run(6000);
+    expect(records(h, 'user_turn_committed')[0]!.atMs).toBe(1500);
+    expect(asked).toEqual([]);
+    await h.session.close();
+  });
 
   it('commits only on commitUserTurn() in manual mode', async () => {
     const h = await startSession({
@@ -388,9 +414,10 @@ describe('faults', () => {
 describe('misbehaving providers', () => {
   it('ends an interrupted speech promptly even when the LLM and TTS ignore their abort signals (L2)', async () => {
     const hungLLM: LLM = {
+      specificationVersion: SPECIFICATION_VERSION,
       label: 'hung-llm',
       model: 'hung',
-      capabilities: { toolCalls: false },
+      supportsToolCalls: false,
       async *chat() {
         yield { type: 'text_delta', text: 'I will never finish this sentence' };
         await new Promise(() => {});
@@ -411,10 +438,11 @@ describe('misbehaving providers', () => {
     expect(reply.outcome).toBe('interrupted');
 
     const hungTTS: TTS = {
+      specificationVersion: SPECIFICATION_VERSION,
+      kind: 'streaming',
       label: 'hung-tts',
       sampleRate: 16000,
       numChannels: 1,
-      capabilities: { streaming: true },
       synthesize: () => ({ [Symbol.asyncIterator]: () => ({ next: () => new Promise(() => {}) }) }),
       stream: () => ({
         pushText: () => {},

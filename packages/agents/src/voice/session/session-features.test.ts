@@ -4,8 +4,9 @@ import type { ChatContext, ChatMessage } from '../../llm/chat-context.js';
 import { tool } from '../tools/tool.js';
 import { Agent, StopResponse } from '../agent/agent.js';
 import { AgentTask } from '../agent/agent-task.js';
-import type { STT } from '../../providers/stt.js';
-import type { TextOutput } from '../io/audio-io.js';
+import { SPECIFICATION_VERSION } from '../../providers/common.js';
+import type { BatchSTT } from '../../providers/stt.js';
+import type { TextOutput } from '../../providers/audio-io.js';
 import type { SessionMetrics } from './session-events.js';
 import { type Harness, historyText, startSession } from '../../test-support/session-harness.js';
 
@@ -74,8 +75,9 @@ describe('speech API', () => {
     });
     await h.session.generateReply({ userInput: 'hi', instructions: 'greet warmly', toolChoice: 'none' });
     expect(historyText(h.session)).toEqual(['user: hi', 'assistant: Hello!']);
-    const system = h.llm.requests[0]!.items[0] as ChatMessage;
-    expect(system.content.join('')).toBe('base\n\ngreet warmly');
+    const request = h.llm.requests[0]!;
+    expect(request.messages[0]).toEqual({ role: 'system', content: 'base\n\ngreet warmly' });
+    expect(request.toolChoice).toBe('none');
     await h.session.close();
   });
 
@@ -274,16 +276,15 @@ describe('tools', () => {
 describe('providers', () => {
   it('drives a recognizer that cannot stream through the session VAD, and refuses one without a VAD', async () => {
     const segments = [{ startMs: 500, endMs: 1200, transcript: 'batch recognized' }];
-    const batch: STT = {
+    const batch: BatchSTT = {
+      specificationVersion: SPECIFICATION_VERSION,
+      kind: 'batch',
       label: 'batch-stt',
-      capabilities: { streaming: false, interimResults: false },
-      stream: () => {
-        throw new Error('not streaming');
-      },
+      inputSampleRates: [16000],
       recognize: async (frames) => {
         const code = frames.map((f) => f.data[0] ?? 0).find((v) => v >= 1000);
         const text = code === undefined ? '' : (segments[code - 1000]?.transcript ?? '');
-        return { type: 'final_transcript', alternatives: [{ text }] };
+        return [{ text }];
       },
     };
     const h = await startSession({
@@ -316,15 +317,14 @@ describe('providers', () => {
 describe('endpointing with a slow recognizer', () => {
   it('waits for a late final transcript instead of committing an empty turn, up to the max delay (L9)', async () => {
     const segments = [{ startMs: 500, endMs: 1200, transcript: 'slow words' }];
-    const make = (delayMs: number): STT => ({
+    const make = (delayMs: number): BatchSTT => ({
+      specificationVersion: SPECIFICATION_VERSION,
+      kind: 'batch',
       label: 'slow-batch-stt',
-      capabilities: { streaming: false, interimResults: false },
-      stream: () => {
-        throw new Error('not streaming');
-      },
+      inputSampleRates: [16000],
       recognize: async () => {
         await h.clock.sleep(delayMs);
-        return { type: 'final_transcript', alternatives: [{ text: 'slow words' }] };
+        return [{ text: 'slow words' }];
       },
     });
     let h = await startSession({

@@ -1,5 +1,5 @@
 import type { AudioFrame } from '../../audio/audio-frame.js';
-import { SessionClosedError, SpeechInterruptedError } from '../../errors.js';
+import { ProviderProblemError, SessionClosedError, SpeechInterruptedError } from '../../errors.js';
 import type { ChatItem, ChatMessage } from '../../llm/chat-context.js';
 import type { STTEvent } from '../../providers/stt.js';
 import type { TTS, TTSStream } from '../../providers/tts.js';
@@ -12,7 +12,7 @@ import type { AgentSession, SessionStartOptions } from './agent-session.js';
 import type { AgentTask } from '../agent/agent-task.js';
 import { InputPipeline } from '../input/input-pipeline.js';
 import { InterruptionPolicy } from '../turn/interruption-policy.js';
-import type { AudioOutput, TextOutput } from '../io/audio-io.js';
+import type { AudioOutput, TextOutput } from '../../providers/audio-io.js';
 import { PlayoutGate } from '../speech/playout-gate.js';
 import { SpeakingRate } from '../speech/transcript-sync.js';
 import {
@@ -30,10 +30,10 @@ import type { PlayoutDeps } from '../speech/speech-playout.js';
 import { SpeechScheduler } from '../speech/speech-scheduler.js';
 import type { InterruptReason, TraceRecord } from './trace.js';
 import { type CommittedTurn, type UserState, UserTurnTracker } from '../turn/user-turn-tracker.js';
-import { openTtsStream } from '../speech/tts-stream.js';
+import { TtsStreamOpener } from '../speech/tts-stream.js';
 import { errorSourceOf } from './error-source.js';
 import { currentRunScope } from '../tools/run-scope.js';
-import type { AudioInput } from '../io/audio-io.js';
+import type { AudioInput } from '../../providers/audio-io.js';
 
 /**
  * The wiring of a started session: it routes input events to the turn tracker and the interruption
@@ -54,6 +54,9 @@ export class SessionRuntime {
   private readonly live = new Set<SpeechHandle>();
   private readonly tasks = new Set<Promise<unknown>>();
   private readonly closeController = new AbortController();
+  private readonly ttsOpener = new TtsStreamOpener((problem) =>
+    this.session.reportError('tts', new ProviderProblemError(problem), true),
+  );
   private readonly activity: ActivityState;
   private readonly log: ConversationLog;
   private lastSpeechAt: number | undefined;
@@ -155,6 +158,7 @@ export class SessionRuntime {
         activity.refresh();
       },
       onError: (source, error, recoverable) => session.reportError(source, error, recoverable),
+      onProblem: (source, problem) => session.reportError(source, new ProviderProblemError(problem), true),
       trace,
     });
     const playout: PlayoutDeps = {
@@ -403,8 +407,6 @@ export class SessionRuntime {
         else this.tracker.onFinalTranscript(text, best?.language);
         break;
       }
-      case 'recognition_usage':
-        break;
     }
   }
 
@@ -500,7 +502,7 @@ export class SessionRuntime {
   }
 
   private openTts(tts: TTS, signal: AbortSignal): TTSStream {
-    return openTtsStream(tts, signal);
+    return this.ttsOpener.open(tts, signal);
   }
 
   // ---- lifecycle helpers ----

@@ -1,5 +1,5 @@
 import type { AudioFrame } from '../../audio/audio-frame.js';
-import { VoxwireError } from '../../errors.js';
+import { ProviderProblemError, VoxwireError } from '../../errors.js';
 import type { ChatContext, FunctionCall, FunctionCallOutput } from '../../llm/chat-context.js';
 import type { LLM, LLMUsage, ToolChoice } from '../../providers/llm.js';
 import type { TTS } from '../../providers/tts.js';
@@ -7,6 +7,8 @@ import { Channel } from '../../stream/channel.js';
 import type { Clock } from '../../time/clock.js';
 import type { Agent } from '../agent/agent.js';
 import { RunContext } from '../tools/run-context.js';
+import { toolDefinitions } from '../tools/tool.js';
+import { toLLMMessages } from '../../llm/llm-messages.js';
 import type { SessionMetrics } from '../session/session-events.js';
 import type { SpeechHandle } from './speech-handle.js';
 import { type PlayoutDeps, type PlayoutResult, playSpeechStep } from './speech-playout.js';
@@ -196,11 +198,13 @@ async function generate(
   let usage: LLMUsage | undefined;
   deps.setGenerating(handle, true);
   try {
+    const tools = llm.supportsToolCalls ? toolDefinitions(agent.tools) : [];
     const stream = llm.chat({
-      chatCtx,
-      tools: agent.tools,
+      messages: toLLMMessages(chatCtx),
+      ...(tools.length > 0 ? { tools } : {}),
       ...(toolChoice !== undefined ? { toolChoice } : {}),
       signal,
+      onProblem: (problem) => deps.session.reportError('llm', new ProviderProblemError(problem), true),
     });
     for await (const part of untilAborted(stream, signal)) {
       if (ttft === undefined && (part.type === 'text_delta' || part.type === 'tool_call')) {

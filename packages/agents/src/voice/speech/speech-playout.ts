@@ -3,7 +3,7 @@ import { isAbortError } from '../../errors.js';
 import type { TTS, TTSStream } from '../../providers/tts.js';
 import type { Clock } from '../../time/clock.js';
 import { raceAbort, untilAborted, waitAtMost } from '../../utils/abortable.js';
-import type { AudioOutput, TextOutput } from '../io/audio-io.js';
+import type { AudioOutput, TextOutput } from '../../providers/audio-io.js';
 import type { PlayoutGate } from './playout-gate.js';
 import type { SpeechHandle } from './speech-handle.js';
 import { type SpeakingRate, TranscriptSync } from './transcript-sync.js';

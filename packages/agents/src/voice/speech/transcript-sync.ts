@@ -1,4 +1,4 @@
-import type { TextOutput } from '../io/audio-io.js';
+import type { TextOutput } from '../../providers/audio-io.js';
 
 /**
  * How many characters a voice speaks per ms, learned from speeches played to the end. Until the first

@@ -1,15 +1,24 @@
 import { TTSStreamAdapter } from '../../adapters/tts-stream-adapter.js';
-import type { TTS, TTSStream } from '../../providers/tts.js';
+import type { ProviderProblem } from '../../providers/common.js';
+import type { BatchTTS, TTS, TTSStream } from '../../providers/tts.js';
 
-const adapters = new WeakMap<TTS, TTSStreamAdapter>();
+/**
+ * Opens streaming syntheses for one session. A batch synthesizer gets the reply cut into sentences by
+ * an adapter kept per session, so no state is shared between sessions.
+ */
+export class TtsStreamOpener {
+  private readonly adapters = new WeakMap<BatchTTS, TTSStreamAdapter>();
 
-/** Opens a streaming synthesis, cutting text into sentences for providers that cannot stream text in. */
-export function openTtsStream(tts: TTS, signal: AbortSignal): TTSStream {
-  if (tts.capabilities.streaming) return tts.stream({ signal });
-  let adapter = adapters.get(tts);
-  if (!adapter) {
-    adapter = new TTSStreamAdapter(tts);
-    adapters.set(tts, adapter);
+  constructor(private readonly onProblem: (problem: ProviderProblem) => void) {}
+
+  open(tts: TTS, signal: AbortSignal): TTSStream {
+    const options = { signal, onProblem: this.onProblem };
+    if (tts.kind === 'streaming') return tts.stream(options);
+    let adapter = this.adapters.get(tts);
+    if (!adapter) {
+      adapter = new TTSStreamAdapter(tts);
+      this.adapters.set(tts, adapter);
+    }
+    return adapter.stream(options);
   }
-  return adapter.stream({ signal });
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ToolError } from '../../errors.js';
+import type { ToolDefinition } from '../../providers/llm.js';
 import type { RunContext } from './run-context.js';
 
 export type JSONSchema = Record<string, unknown>;
@@ -55,6 +56,11 @@ export function tool<
     // Called through the options object so a method-style `execute` keeps its `this`.
     execute: (args, ctx) => options.execute(args, ctx),
   };
+}
+
+/** What the model is told about each tool: the provider-facing half of `tool()`. */
+export function toolDefinitions(tools: readonly AnyTool[]): ToolDefinition[] {
+  return tools.map((t) => ({ name: t.name, description: t.description, parameters: t.jsonSchema }));
 }
 
 function toJsonSchema(name: string, schema: z.ZodType): JSONSchema {

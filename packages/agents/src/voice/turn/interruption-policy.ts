@@ -1,5 +1,5 @@
 import type { Clock, TimerHandle } from '../../time/clock.js';
-import type { AudioOutput } from '../io/audio-io.js';
+import type { AudioOutput } from '../../providers/audio-io.js';
 import { countWords } from '../../adapters/sentence-tokenizer.js';
 import type { TurnHandlingOptions } from '../session/options.js';
 import type { PlayoutGate } from '../speech/playout-gate.js';

@@ -1,4 +1,5 @@
 import type { ChatContext } from '../../llm/chat-context.js';
+import { toConversationTurns } from '../../llm/llm-messages.js';
 import type { TurnDetector } from '../../providers/turn-detector.js';
 import type { Clock, TimerHandle } from '../../time/clock.js';
 import type { TurnHandlingOptions } from '../session/options.js';
@@ -224,12 +225,7 @@ export class UserTurnTracker {
     const transcript = this.pendingTranscript;
     const { minEndpointingDelay, maxEndpointingDelay } = this.deps.options;
     const threshold = detector?.unlikelyThreshold(this.language);
-    if (
-      !detector ||
-      threshold === undefined ||
-      transcript === '' ||
-      !detector.supportsLanguage(this.language)
-    ) {
+    if (!detector || threshold === undefined || transcript === '') {
       this.armCommit(minEndpointingDelay);
       return;
     }
@@ -237,7 +233,9 @@ export class UserTurnTracker {
     endpointing.prediction = controller;
     // Until the detector answers, the max delay (already armed) is the only deadline.
     detector
-      .predictEndOfTurn(this.deps.chatCtxWithPendingTurn(transcript), { signal: controller.signal })
+      .predictEndOfTurn(toConversationTurns(this.deps.chatCtxWithPendingTurn(transcript)), {
+        signal: controller.signal,
+      })
       .then(
         (probability) => {
           if (controller.signal.aborted || this.endpointing !== endpointing) return;
