@@ -8,10 +8,10 @@ import {
   STTStreamAdapter,
   type VAD,
   abortReason,
+  encodeWav,
   withRetry,
 } from '@voxwire/agents';
 import { toFile } from 'openai';
-import { encodeWav } from './audio/wav.js';
 import { type OpenAIClientOptions, OpenAIConfigError, type ResolvedClient, resolveClient } from './client.js';
 import { RequestGuard } from './request-guard.js';
 
