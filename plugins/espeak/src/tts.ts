@@ -1,16 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import {
   APIConnectionError,
-  AudioFrame,
+  type AudioFrame,
   FrameChunker,
   type SynthesizedAudio,
   type TTS,
   type TTSCapabilities,
   type TTSStream,
   TTSStreamAdapter,
+  WavDecoder,
 } from '@voxwire/agents';
 import { EspeakNotFoundError } from './errors.js';
-import { StreamingWavReader } from './wav-reader.js';
 
 export interface EspeakTTSOptions {
   /** An espeak-ng voice, e.g. `en-us`, `en-gb`, `fr`, `de`, `en-us+f3` (`espeak-ng --voices` lists them). Default `en-us`. */
@@ -120,23 +120,21 @@ export class EspeakTTS implements TTS {
     const kill = () => child.kill('SIGKILL');
     signal?.addEventListener('abort', kill, { once: true });
     const segmentId = `espeak-${child.pid ?? 0}`;
-    const reader = new StreamingWavReader();
+    const decoder = new WavDecoder();
     let chunker: FrameChunker | undefined;
     let held: AudioFrame | undefined;
     try {
       for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
         if (signal?.aborted) return;
-        const samples = reader.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-        const format = reader.format;
-        if (!format || samples.length === 0) continue;
-        chunker ??= new FrameChunker({
-          sampleRate: format.sampleRate,
-          channels: format.channels,
-          durationMs: this.frameMs,
-        });
-        const frames = chunker.push(
-          new AudioFrame(samples, format.sampleRate, format.channels, samples.length / format.channels),
-        );
+        const frames: AudioFrame[] = [];
+        for (const piece of decoder.push(chunk)) {
+          chunker ??= new FrameChunker({
+            sampleRate: piece.sampleRate,
+            channels: piece.channels,
+            durationMs: this.frameMs,
+          });
+          frames.push(...chunker.push(piece));
+        }
         for (const frame of frames) {
           // One frame is held back so that the last one can be marked final.
           if (held) yield { frame: held, segmentId, final: false };
@@ -152,6 +150,7 @@ export class EspeakTTS implements TTS {
           retryable: false,
         });
       }
+      decoder.end();
       for (const frame of chunker?.flush() ?? []) {
         if (held) yield { frame: held, segmentId, final: false };
         held = frame;
