@@ -52,7 +52,6 @@ const SUBFORMAT_GUID_TAIL = [
 ];
 /** A fmt chunk is 16 to 40 bytes and a ds64 chunk about 28: anything near this is not a header. */
 const MAX_HEADER_CHUNK_BYTES = 64 * 1024;
-const SAMPLE_RATE_LIMIT = 0x7fffffff;
 
 /**
  * Encodes audio as a 16-bit PCM WAV file in memory. Frames must share one sample rate and channel
@@ -321,7 +320,7 @@ function parseFmt(view: DataView): WavFormat {
     }
   }
   if (channels === 0) throw new WavFormatError('malformed WAV: the fmt chunk declares 0 channels');
-  if (sampleRate === 0 || sampleRate > SAMPLE_RATE_LIMIT) {
+  if (sampleRate === 0) {
     throw new WavFormatError(`malformed WAV: the fmt chunk declares a sample rate of ${sampleRate} Hz`);
   }
   if (code === FORMAT_PCM) {
