@@ -91,6 +91,15 @@ export class InvalidAudioError extends VoxwireError {
   override name = 'InvalidAudioError';
 }
 
+/**
+ * Bytes that are not a WAV file the codec can read: not RIFF/WAVE, chunks out of order or cut short, or
+ * a sample format it does not decode. A kind of InvalidAudioError, so code that already catches bad
+ * audio catches this too; the message says what is wrong.
+ */
+export class WavFormatError extends InvalidAudioError {
+  override name = 'WavFormatError';
+}
+
 /** Sending on, or waiting for room in, a channel that was closed. */
 export class ChannelClosedError extends VoxwireError {
   override name = 'ChannelClosedError';

@@ -1,6 +1,7 @@
 export * from './audio/audio-frame.js';
 export * from './audio/frame-utils.js';
 export * from './audio/resampler.js';
+export * from './audio/wav.js';
 export * from './errors.js';
 export * from './llm/chat-context.js';
 export { toConversationTurns, toLLMMessages } from './llm/llm-messages.js';

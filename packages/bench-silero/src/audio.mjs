@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { decodeWav } from '@voxwire/agents';
 
 export const RATE = 16000;
 
@@ -13,23 +14,6 @@ const LINES = [
   'the quick brown fox jumps over the lazy dog',
   'please hold while I look that up for you',
 ];
-
-function readWav16(path) {
-  const bytes = readFileSync(path);
-  let offset = 12;
-  while (offset + 8 <= bytes.length) {
-    const id = bytes.toString('ascii', offset, offset + 4);
-    let size = bytes.readUInt32LE(offset + 4);
-    if (id === 'data') {
-      if (size === 0 || offset + 8 + size > bytes.length) size = bytes.length - offset - 8;
-      const out = new Int16Array(size >> 1);
-      for (let i = 0; i < out.length; i++) out[i] = bytes.readInt16LE(offset + 8 + 2 * i);
-      return out;
-    }
-    offset += 8 + size + (size & 1);
-  }
-  throw new Error(`${path}: no data chunk`);
-}
 
 function speech() {
   const dir = join(tmpdir(), 'voxwire-bench-silero');
@@ -42,7 +26,7 @@ function speech() {
       execFileSync('espeak-ng', ['-v', 'en-us', '-w', raw, line]);
       execFileSync('sox', ['-D', raw, '-r', String(RATE), '-c', '1', '-b', '16', wav]);
     }
-    parts.push(new Int16Array(RATE * (0.6 + 0.3 * i)), readWav16(wav));
+    parts.push(new Int16Array(RATE * (0.6 + 0.3 * i)), decodeWav(readFileSync(wav)).data);
   });
   parts.push(new Int16Array(RATE));
   return parts;

@@ -10,11 +10,10 @@ import {
   silentLogger,
 } from '@voxwire/agents';
 import { CliError } from './errors.js';
-import { paceRecording, RECORDING_RATE, RecordingAudioOutput } from './file-audio.js';
+import { paceRecording, RecordingAudioOutput, readRecording, writeRecording } from './file-audio.js';
 import { loadAgentFile } from './load.js';
 import type { Output } from './output.js';
 import { SettleWatcher } from './settle.js';
-import { readWav, writeWav } from './wav.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the console shows sessions of any user data type.
 type AnySession = AgentSession<any>;
@@ -39,7 +38,7 @@ export async function runConsole(
   stdin: NodeJS.ReadableStream = process.stdin,
 ): Promise<number> {
   const clock = realClock();
-  const recording = options.input ? readWav(options.input) : undefined;
+  const recording = options.input ? readRecording(options.input) : undefined;
   const definition = await loadAgentFile(options.file);
   const prewarmed = await prewarmAgent(definition);
   const startMs = clock.now();
@@ -102,7 +101,7 @@ export async function runConsole(
     await job.shutdown('console ended');
   }
   if (recorder && options.output) {
-    writeWav(options.output, recorder.render(clock.now() - startMs), RECORDING_RATE);
+    writeRecording(options.output, recorder.render(clock.now() - startMs));
     out.info(`Wrote the agent's voice to ${options.output}.`);
   }
   return code;

@@ -1,18 +1,47 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import {
   type AudioFrame,
   type Clock,
   concatenateFrames,
+  decodeWav,
+  encodeWav,
   NullAudioOutput,
   type PlaybackEvent,
   silenceLike,
   splitFrame,
+  toMono,
+  WavFormatError,
 } from '@voxwire/agents';
+import { CliError } from './errors.js';
 
 /** Rate of the recorded agent voice: the session resamples every reply to it. */
 export const RECORDING_RATE = 24000;
 const FRAME_MS = 20;
 /** Silence after the file's end, so that speech running to the very end still gets its end of turn. */
 const TAIL_MS = 1500;
+
+/** Reads a WAV file to play as the microphone, mixed down to mono. */
+export function readRecording(path: string): AudioFrame {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    throw new CliError(`Cannot read ${path}: ${(error as Error).message}`, { cause: error });
+  }
+  try {
+    return toMono(decodeWav(bytes));
+  } catch (error) {
+    if (!(error instanceof WavFormatError)) throw error;
+    throw new CliError(`${path}: ${error.message}. Convert it, e.g. sox ${path} -b 16 -c 1 input.wav`, {
+      cause: error,
+    });
+  }
+}
+
+/** Writes mono samples at `RECORDING_RATE` as a 16-bit PCM WAV file. */
+export function writeRecording(path: string, samples: Int16Array): void {
+  writeFileSync(path, encodeWav(samples, { sampleRate: RECORDING_RATE }));
+}
 
 /** Plays a recording into the session at real speed, as a microphone would. */
 export async function* paceRecording(

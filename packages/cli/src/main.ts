@@ -41,7 +41,7 @@ Audio mode: --input plays a WAV file into the agent as its microphone, at real s
 what the agent said (mono, 24 kHz) on the same timeline, cut where it was interrupted.
 
 Options:
-  --input <in.wav>    16-bit PCM WAV file to use as the microphone
+  --input <in.wav>    WAV file to use as the microphone (PCM or float, mixed down to mono)
   --output <out.wav>  where to write the agent's voice
   -h, --help          this help`,
   rehearse: `voxwire rehearse <scenario.json> [options]

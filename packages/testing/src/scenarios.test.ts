@@ -122,6 +122,17 @@ describe('hand-written scenarios', () => {
     ]);
   });
 
+  it('counts the words of a Chinese barge-in as the session does, one a character', async () => {
+    const scenario = load('barge-in');
+    scenario.session = { turnHandling: { minInterruptionWords: 4 } };
+    scenario.user![1]!.transcript = 's1z 等一下别说了';
+    const result = await simulate(scenario);
+    expect(formatViolations(result.violations, result.log)).toBe('no violations');
+    expect(all(result.log, 'speech_interrupted')).toEqual([
+      expect.objectContaining({ speechId: 'speech_1', reason: 'user_words' }),
+    ]);
+  });
+
   it('a cough is a false interruption: paused, resumed once, played to the end', async () => {
     const r = await run('false-interruption');
     expect(all(r.log, 'speech_paused')).toHaveLength(1);

@@ -1,9 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { concatenateFrames, rmsDbfs, TTSStreamAdapter } from '@voxwire/agents';
+import { concatenateFrames, decodeWav, rmsDbfs, TTSStreamAdapter } from '@voxwire/agents';
 import { describe, expect, it } from 'vitest';
 import { EspeakNotFoundError } from './errors.js';
 import { EspeakTTS } from './tts.js';
-import { StreamingWavReader } from './wav-reader.js';
 
 function espeakInstalled(): boolean {
   try {
@@ -16,58 +15,6 @@ function espeakInstalled(): boolean {
 const installed = espeakInstalled();
 if (!installed && !process.env.CI)
   console.warn('espeak-ng missing (apt-get install -y espeak-ng): synthesis tests skipped');
-
-function wavBytes(samples: number[], rate = 22050): Uint8Array {
-  const data = new Uint8Array(samples.length * 2);
-  const view = new DataView(data.buffer);
-  samples.forEach((s, i) => {
-    view.setInt16(i * 2, s, true);
-  });
-  const header = new Uint8Array(44 + 10);
-  const h = new DataView(header.buffer);
-  const put = (offset: number, text: string) => {
-    for (let i = 0; i < 4; i++) header[offset + i] = text.charCodeAt(i);
-  };
-  put(0, 'RIFF');
-  h.setUint32(4, 0x7ffff000, true);
-  put(8, 'WAVE');
-  put(12, 'LIST'); // an extra chunk before fmt, as some writers add
-  h.setUint32(16, 2, true);
-  put(22, 'fmt ');
-  h.setUint32(26, 16, true);
-  h.setUint16(30, 1, true);
-  h.setUint16(32, 1, true);
-  h.setUint32(34, rate, true);
-  h.setUint32(38, rate * 2, true);
-  h.setUint16(42, 2, true);
-  h.setUint16(44, 16, true);
-  put(46, 'data');
-  h.setUint32(50, 0x7ffff000, true);
-  const out = new Uint8Array(header.byteLength + data.byteLength);
-  out.set(header);
-  out.set(data, header.byteLength);
-  return out;
-}
-
-describe('StreamingWavReader', () => {
-  it('reads samples across arbitrary chunk boundaries, odd ones included', () => {
-    const samples = Array.from({ length: 100 }, (_, i) => (i % 2 ? -i * 100 : i * 100));
-    const bytes = wavBytes(samples);
-    for (const size of [1, 3, 7, 64, bytes.byteLength]) {
-      const reader = new StreamingWavReader();
-      const got: number[] = [];
-      for (let i = 0; i < bytes.byteLength; i += size) got.push(...reader.push(bytes.subarray(i, i + size)));
-      expect(got).toEqual(samples);
-      expect(reader.format).toEqual({ sampleRate: 22050, channels: 1 });
-    }
-  });
-
-  it('refuses what is not 16-bit PCM WAV', () => {
-    expect(() => new StreamingWavReader().push(new TextEncoder().encode('ID3 this is an mp3 file'))).toThrow(
-      /not a RIFF\/WAVE/,
-    );
-  });
-});
 
 describe('EspeakTTS', () => {
   it('says how to install espeak-ng when the program is missing', async () => {
@@ -98,6 +45,22 @@ describe('EspeakTTS', () => {
     expect(audio.sampleRate).toBe(22050);
     expect(audio.durationMs).toBeGreaterThan(1500);
     expect(rmsDbfs(audio)).toBeGreaterThan(-40);
+  });
+
+  it.skipIf(!installed)('hands out exactly the samples of the WAV espeak-ng writes to its pipe', async () => {
+    const text = 'Streaming and whole.';
+    // The same command line as the plugin's: the header's sizes are placeholders when written to a pipe.
+    const piped = execFileSync('espeak-ng', ['--stdout', '-b', '1', '-v', 'en-us', '-s', '175', '-p', '50'], {
+      input: text,
+    });
+    const whole = decodeWav(piped);
+    const chunks = [];
+    for await (const chunk of new EspeakTTS().synthesize(text)) chunks.push(chunk);
+    const streamed = concatenateFrames(chunks.map((c) => c.frame));
+    expect(streamed.samplesPerChannel).toBe(whole.samplesPerChannel);
+    expect(Buffer.from(streamed.data.buffer, streamed.data.byteOffset, streamed.data.byteLength)).toEqual(
+      Buffer.from(whole.data.buffer, whole.data.byteOffset, whole.data.byteLength),
+    );
   });
 
   it.skipIf(!installed)('stops at once when aborted, leaving no process behind', async () => {

@@ -1,15 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import {
   APIConnectionError,
-  AudioFrame,
+  type AudioFrame,
   FrameChunker,
   type BatchTTS,
   type ProviderCallOptions,
   SPECIFICATION_VERSION,
   type SynthesizedAudio,
+  WavDecoder,
 } from '@voxwire/agents';
 import { EspeakNotFoundError } from './errors.js';
-import { StreamingWavReader } from './wav-reader.js';
 
 export interface EspeakTTSOptions {
   /** An espeak-ng voice, e.g. `en-us`, `en-gb`, `fr`, `de`, `en-us+f3` (`espeak-ng --voices` lists them). Default `en-us`. */
@@ -118,22 +118,20 @@ export class EspeakTTS implements BatchTTS {
     child.stdin.end(text, 'utf8');
     const kill = () => child.kill('SIGKILL');
     signal?.addEventListener('abort', kill, { once: true });
-    const reader = new StreamingWavReader();
+    const decoder = new WavDecoder();
     let chunker: FrameChunker | undefined;
     try {
       for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
         if (signal?.aborted) return;
-        const samples = reader.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-        const format = reader.format;
-        if (!format || samples.length === 0) continue;
-        chunker ??= new FrameChunker({
-          sampleRate: format.sampleRate,
-          channels: format.channels,
-          durationMs: this.frameMs,
-        });
-        const frames = chunker.push(
-          new AudioFrame(samples, format.sampleRate, format.channels, samples.length / format.channels),
-        );
+        const frames: AudioFrame[] = [];
+        for (const piece of decoder.push(chunk)) {
+          chunker ??= new FrameChunker({
+            sampleRate: piece.sampleRate,
+            channels: piece.channels,
+            durationMs: this.frameMs,
+          });
+          frames.push(...chunker.push(piece));
+        }
         for (const frame of frames) {
           // Frames of the chunk in hand are not handed out once the synthesis was aborted.
           if (signal?.aborted) return;
@@ -147,6 +145,7 @@ export class EspeakTTS implements BatchTTS {
           retryable: false,
         });
       }
+      decoder.end();
       for (const frame of chunker?.flush() ?? []) yield { frame };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT')

@@ -1,4 +1,3 @@
-export { encodeWav } from './audio/wav.js';
 export { API_KEY_ENV, BASE_URL_ENV, OpenAIConfigError, type OpenAIClientOptions } from './client.js';
 export { LLM, type LLMOptions } from './llm/llm.js';
 export type { LLMMetrics, LLMMetricsListener } from './metrics.js';

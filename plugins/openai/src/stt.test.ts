@@ -7,13 +7,13 @@ import {
   InvalidAudioError,
   type ProviderProblem,
   SPECIFICATION_VERSION,
+  encodeWav,
   type STTEvent,
   STTStreamAdapter,
   type VAD,
   type VADEvent,
 } from '@voxwire/agents';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { encodeWav } from './audio/wav.js';
 import { STT, STT_SAMPLE_RATE, type STTOptions } from './stt.js';
 import {
   type FakeOpenAIServer,
@@ -41,27 +41,6 @@ function tone(samples: number, sampleRate = 16_000, offset = 0): AudioFrame {
   for (let i = 0; i < samples; i++) data[i] = (((i + offset) * 37) % 65_536) - 32_768;
   return new AudioFrame(data, sampleRate, 1, samples);
 }
-
-describe('encodeWav', () => {
-  it('writes a 16-bit PCM RIFF header and the samples in order', () => {
-    const bytes = encodeWav([tone(3), tone(2, 16_000, 3)]);
-    const view = new DataView(bytes.buffer);
-    expect(new TextDecoder().decode(bytes.subarray(0, 4))).toBe('RIFF');
-    expect(view.getUint32(4, true)).toBe(36 + 10);
-    expect(view.getUint16(22, true)).toBe(1);
-    expect(view.getUint32(24, true)).toBe(16_000);
-    expect(view.getUint32(28, true)).toBe(32_000);
-    expect(view.getUint16(34, true)).toBe(16);
-    expect(view.getUint32(40, true)).toBe(10);
-    const samples = [0, 1, 2, 3, 4].map((i) => view.getInt16(44 + i * 2, true));
-    expect(samples).toEqual([...tone(5).data]);
-  });
-
-  it('refuses mixed formats', () => {
-    expect(() => encodeWav([tone(2), tone(2, 24_000)])).toThrow(InvalidAudioError);
-    expect(() => encodeWav([])).toThrow(InvalidAudioError);
-  });
-});
 
 describe('STT', () => {
   it('is a batch recognizer of specification v1 that asks for 16 kHz', () => {

@@ -6,10 +6,10 @@ import {
   type STTStreamOptions,
   type SpeechAlternative,
   abortReason,
+  encodeWav,
   withRetry,
 } from '@voxwire/agents';
 import { toFile } from 'openai';
-import { encodeWav } from './audio/wav.js';
 import { type OpenAIClientOptions, type ResolvedClient, resolveClient } from './client.js';
 import { reportProblem, retrying } from './problems.js';
 import { RequestGuard } from './request-guard.js';

@@ -9,7 +9,6 @@ import {
   TTSStreamAdapter,
 } from '@voxwire/agents';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PcmFramer } from './audio/pcm-framer.js';
 import {
   type FakeOpenAIServer,
   SPEECH_PATH,
@@ -52,25 +51,6 @@ function pcm(count: number, start = 0): { samples: Int16Array; bytes: Uint8Array
 function samplesOf(chunks: readonly SynthesizedAudio[]): number[] {
   return chunks.flatMap((c) => [...c.frame.data]);
 }
-
-describe('PcmFramer', () => {
-  it('carries split samples across chunks and drops a dangling byte at the end', () => {
-    const { samples, bytes } = pcm(5);
-    const framer = new PcmFramer(24_000, 1, 0.1); // 2-4 samples per frame: rounding gives 2
-    const frames = [framer.push(bytes.subarray(0, 3)), framer.push(bytes.subarray(3, 9))].flat();
-    const rest = framer.flush();
-    const out = [...frames, ...(rest ? [rest] : [])].flatMap((f) => [...f.data]);
-    expect(out).toEqual([...samples.subarray(0, 4)]);
-  });
-
-  it('keeps whole sample groups for stereo', () => {
-    const framer = new PcmFramer(24_000, 2, 20);
-    expect(framer.push(new Uint8Array(6))).toEqual([]);
-    const rest = framer.flush()!;
-    expect(rest.channels).toBe(2);
-    expect(rest.samplesPerChannel).toBe(1);
-  });
-});
 
 describe('TTS.synthesize', () => {
   it('is a batch synthesizer of specification v1 with 24 kHz mono output', () => {

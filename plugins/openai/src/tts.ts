@@ -3,10 +3,10 @@ import {
   type BatchTTS,
   type ProviderCallOptions,
   SPECIFICATION_VERSION,
+  FrameChunker,
   type SynthesizedAudio,
   VoxwireError,
 } from '@voxwire/agents';
-import { PcmFramer } from './audio/pcm-framer.js';
 import { type OpenAIClientOptions, type ResolvedClient, resolveClient } from './client.js';
 import { reportProblem, retrying } from './problems.js';
 import { RequestGuard } from './request-guard.js';
@@ -91,7 +91,12 @@ export class TTS implements BatchTTS {
     const { client, clock, timeoutMs } = this.resolved;
     const what = `${this.label}(${this.model})`;
     const guard = new RequestGuard(clock, timeoutMs, signal, what);
-    const framer = new PcmFramer(SAMPLE_RATE, CHANNELS, this.frameSizeMs);
+    const framer = new FrameChunker({
+      sampleRate: SAMPLE_RATE,
+      channels: CHANNELS,
+      // Rounded, as frameSizeMs need not be a whole number of samples at 24 kHz.
+      samplesPerChannel: Math.max(1, Math.round((SAMPLE_RATE * this.frameSizeMs) / 1000)),
+    });
     let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
     try {
       guard.waiting();
@@ -124,13 +129,12 @@ export class TTS implements BatchTTS {
         }
         guard.received();
         if (chunk.done) break;
-        yield* framer.push(chunk.value);
+        yield* framer.pushBytes(chunk.value);
       }
       const timeout = guard.timeoutFailure();
       if (timeout) throw timeout;
       if (guard.callerAborted) return;
-      const rest = framer.flush();
-      if (rest) yield rest;
+      yield* framer.flush();
     } finally {
       guard.dispose();
       reader?.cancel().catch(() => {});

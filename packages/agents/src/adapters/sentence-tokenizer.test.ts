@@ -110,6 +110,102 @@ describe('SentenceTokenizer', () => {
   });
 });
 
+describe('SentenceTokenizer with Chinese and Japanese', () => {
+  it('ends sentences at CJK marks, which no space follows', () => {
+    expect(exact.tokenize('今天天气很好。我们去公园散步吧！你觉得怎么样？好')).toEqual([
+      '今天天气很好。',
+      '我们去公园散步吧！',
+      '你觉得怎么样？',
+      '好',
+    ]);
+    expect(exact.tokenize('真的吗？！太好了！！！半角も｡よし')).toEqual([
+      '真的吗？！',
+      '太好了！！！',
+      '半角も｡',
+      'よし',
+    ]);
+  });
+
+  it('keeps closing quotes and brackets with the sentence they close', () => {
+    expect(exact.tokenize('他说：“我走了。”然后他离开了。')).toEqual(['他说：“我走了。”', '然后他离开了。']);
+    expect(exact.tokenize('（这很重要。）下一句。【注意！】最后。')).toEqual([
+      '（这很重要。）',
+      '下一句。',
+      '【注意！】',
+      '最后。',
+    ]);
+    // In Japanese a quote followed by kana is quoted speech inside the sentence: "...", he said.
+    expect(exact.tokenize('「行こう！」と彼は言った。『本当?』って聞いた。「はい。」\n次。')).toEqual([
+      '「行こう！」と彼は言った。',
+      '『本当?』って聞いた。',
+      '「はい。」',
+      '次。',
+    ]);
+  });
+
+  it('tells the full-width full stop from a full-width decimal point', () => {
+    expect(exact.tokenize('价格是３．５元．谢谢')).toEqual(['价格是３．５元．', '谢谢']);
+  });
+
+  it('splits mixed English and Chinese, Western marks glued to Chinese included', () => {
+    const text =
+      'I use TypeScript every day. 我也用TypeScript。It is great! 好的.然后呢? Mr.王说版本2.0很好。等等……你说什么？';
+    const expected = [
+      'I use TypeScript every day.',
+      '我也用TypeScript。',
+      'It is great!',
+      '好的.',
+      '然后呢?',
+      // An abbreviation, a decimal and a glued ellipsis do not end a sentence.
+      'Mr.王说版本2.0很好。',
+      '等等……你说什么？',
+    ];
+    expect(exact.tokenize(text)).toEqual(expected);
+    for (const size of [1, 2, 3, 7]) expect(streamed(exact, text, size)).toEqual(expected);
+  });
+
+  it('gives the same sentences whatever the size of the pushed deltas', () => {
+    const texts = [
+      '他说：“我走了。”然后他离开了。真的吗？！太好了！！！最后一句',
+      '「行こう！」と彼は言った。『本当？』って聞いた。コーヒーを飲みます。',
+    ];
+    for (const tokenizer of [exact, new SentenceTokenizer()]) {
+      for (const text of texts) {
+        const whole = tokenizer.tokenize(text);
+        for (const size of [1, 2, 3, 5, 11]) expect(streamed(tokenizer, text, size)).toEqual(whole);
+      }
+    }
+  });
+
+  it('hands a sentence out as soon as the character after its mark arrives', () => {
+    const stream = exact.stream();
+    expect(stream.push('你好。')).toEqual([]); // a closing quote may still follow
+    expect(stream.push('我')).toEqual(['你好。']);
+    expect(stream.push('很好！」')).toEqual([]);
+    expect(stream.push('と')).toEqual([]); // quoted speech: the sentence goes on
+    expect(stream.push('言った。次')).toEqual(['我很好！」と言った。']);
+    expect(stream.flush()).toEqual(['次']);
+  });
+
+  it('cuts text without spaces into sentences of sensible length, a character counting as two', () => {
+    const tokenizer = new SentenceTokenizer(); // 20: ten Chinese characters
+    expect(tokenizer.tokenize('好的。非常感谢你的帮助。我明白了，马上开始处理这个问题。')).toEqual([
+      '好的。非常感谢你的帮助。', // "好的。" (5) alone would be a tiny clip; with the next one, 22
+      '我明白了，马上开始处理这个问题。',
+    ]);
+    // The first sentence (19) is just too short alone, so each pair of them becomes one request.
+    const paragraph = '今天的会议到此结束。请大家回去以后认真准备下周的报告。'.repeat(20);
+    const sentences = tokenizer.tokenize(paragraph);
+    expect(sentences).toHaveLength(20);
+    expect(sentences.join('')).toBe(paragraph);
+    expect(Math.max(...sentences.map((s) => s.length))).toBe(27);
+    expect(tokenizer.tokenize('はい。よくわかりました。では始めましょう。')).toEqual([
+      'はい。よくわかりました。', // 5 + 15
+      'では始めましょう。',
+    ]);
+  });
+});
+
 describe('countWords', () => {
   it('counts words, not punctuation', () => {
     expect(countWords('')).toBe(0);
@@ -124,5 +220,11 @@ describe('countWords', () => {
     expect(countWords('你好世界')).toBe(4);
     expect(countWords('ok 好的')).toBe(3);
     expect(splitWords('Hi, 你好 there!')).toEqual(['Hi', '你', '好', 'there']);
+    expect(countWords('等一下，我还有一个问题。')).toBe(10);
+    expect(countWords('I like 咖啡 a lot')).toBe(6);
+    // The prolonged sound mark lengthens a kana, it is not a word of its own.
+    expect(splitWords('コーヒーを飲みます')).toEqual(['コー', 'ヒー', 'を', '飲', 'み', 'ま', 'す']);
+    // Korean writes spaces between words: they are counted as usual.
+    expect(countWords('안녕하세요 여러분')).toBe(2);
   });
 });

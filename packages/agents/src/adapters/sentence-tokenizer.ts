@@ -1,7 +1,8 @@
 /**
  * Splits streamed LLM text into sentences for a TTS that takes whole requests. Splitting too early
  * ("Dr." + "Smith") breaks prosody, splitting too late delays the first audio; ambiguous cases are
- * therefore merged, which only costs a little latency.
+ * therefore merged, which only costs a little latency. Chinese and Japanese have no spaces between
+ * sentences: they end at their own marks (。！？), with any closing quote or bracket after them.
  */
 
 /** Abbreviations that end with a dot but rarely end a sentence. Compared lowercased, without the dot. */
@@ -43,16 +44,24 @@ const DEFAULT_ABBREVIATIONS = [
 export interface SentenceTokenizerOptions {
   /**
    * Shortest sentence, in characters, sent on its own; shorter ones are joined to the next so the TTS
-   * is not asked for tiny clips ("Hi!"). `flush()` returns the remainder whatever its length. Default 20.
+   * is not asked for tiny clips ("Hi!", "好的。"). A Chinese, Japanese or Korean character counts as two:
+   * it is a syllable, as long to say as two or three Latin letters. `flush()` returns the remainder
+   * whatever its length. Default 20.
    */
   minSentenceLength?: number;
   /** Added to the built-in abbreviations; case-insensitive, with or without the trailing dot. */
   abbreviations?: readonly string[];
 }
 
-const TERMINATORS = '.!?…';
-// Closing marks that belong to the sentence they follow: `He said "stop." Then...`
-const CLOSERS = `"'”’)]}»*`;
+/** Western marks: they end a sentence only before a space (or a CJK character), never inside "3.5". */
+const TERMINATORS = '.!?…．';
+/**
+ * Chinese and Japanese marks: text has no spaces, so they end the sentence whatever follows. `．` is
+ * not one of them: it is also the full-width decimal point.
+ */
+const CJK_TERMINATORS = '。｡！？';
+// Closing marks that belong to the sentence they follow: `He said "stop." Then...`, `「行こう！」`
+const CLOSERS = `"'”’)]}»*」』）】〕〉》〗〙〛］｝＂＇`;
 
 export class SentenceTokenizer {
   readonly minSentenceLength: number;
@@ -131,16 +140,27 @@ export class SentenceStream {
     const buf = this.buffer;
     const c = buf[i]!;
     if (c === '\n') return i + 1;
-    if (!TERMINATORS.includes(c)) return undefined;
-    // Only the start of a run of terminators is examined; "?!" and "..." are one mark.
-    if (i > this.start && TERMINATORS.includes(buf[i - 1]!)) return undefined;
+    if (!isTerminator(c)) return undefined;
+    // Only the start of a run of terminators is examined; "?!", "..." and "？！" are one mark.
+    if (i > this.start && isTerminator(buf[i - 1]!)) return undefined;
     let j = i;
-    while (j < buf.length && TERMINATORS.includes(buf[j]!)) j++;
+    while (j < buf.length && isTerminator(buf[j]!)) j++;
+    const markEnd = j;
     while (j < buf.length && CLOSERS.includes(buf[j]!)) j++;
     if (j >= buf.length) return 'more';
-    // "3.5", "example.com", "e.g.x": a mark glued to the next character is not an ending.
-    if (!isSpace(buf[j]!)) return undefined;
-    const mark = buf.slice(i, j);
+    const mark = buf.slice(i, markEnd).replaceAll('．', '.');
+    const next = buf[j]!;
+    // 「行こう！」と言った: a quote closed by its own mark and followed by kana goes on ("..., he said").
+    if (j > markEnd && isHiragana(next)) return undefined;
+    if ([...mark].some((m) => CJK_TERMINATORS.includes(m))) return j;
+    if (!isSpace(next)) {
+      // "3.5", "example.com", "e.g.x": a mark glued to the next character is not an ending, unless that
+      // character is Chinese or Japanese ("好的.然后"), which has no space before it.
+      if (!isWide(next)) return undefined;
+      if (/[!?]/.test(mark)) return j;
+      // A glued ellipsis is a pause inside the sentence more often than its end.
+      return mark === '.' && !this.isAbbreviation(i) ? j : undefined;
+    }
     if (/[!?]/.test(mark)) return j;
     if (mark.startsWith('.') && mark.replace(/[^.]/g, '').length === 1 && this.isAbbreviation(i)) {
       return undefined;
@@ -158,7 +178,8 @@ export class SentenceStream {
   /** Whether the word ending at the dot at `dot` is an abbreviation, an initial or a dotted acronym. */
   private isAbbreviation(dot: number): boolean {
     let s = dot;
-    while (s > this.start && !isSpace(this.buffer[s - 1]!)) s--;
+    // A word glued to Chinese or Japanese text starts after it: "请问Dr." is "Dr".
+    while (s > this.start && !isSpace(this.buffer[s - 1]!) && !isWide(this.buffer[s - 1]!)) s--;
     const word = this.buffer.slice(s, dot).replace(/^[("'“‘[{«]+/, '');
     if (word.length === 0) return false;
     if (word.includes('.')) return true; // "e.g", "U.S", "a.m"
@@ -173,7 +194,7 @@ export class SentenceStream {
       return;
     }
     // Too short on its own: keep it, and it joins the next sentence.
-    if (text.length < this.minLength) return;
+    if (spokenLength(text) < this.minLength) return;
     out.push(text);
     this.start = end;
   }
@@ -187,20 +208,42 @@ export class SentenceStream {
 }
 
 function isSpace(c: string): boolean {
-  return c === ' ' || c === '\n' || c === '\t' || c === '\r' || c === '\u00a0';
+  return c === ' ' || c === '\n' || c === '\t' || c === '\r' || c === '\u00a0' || c === '\u3000';
+}
+
+function isTerminator(c: string): boolean {
+  return TERMINATORS.includes(c) || CJK_TERMINATORS.includes(c);
 }
 
 function isLowercase(c: string): boolean {
   return /\p{Ll}/u.test(c);
 }
 
+function isHiragana(c: string): boolean {
+  return /\p{Script=Hiragana}/u.test(c);
+}
+
+/** Letters of the scripts written without spaces between words (and Korean syllables, as wide). */
+const WIDE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const WIDE_LETTERS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
+
+function isWide(c: string): boolean {
+  return WIDE.test(c);
+}
+
+/** Length for `minSentenceLength`: characters, with Chinese, Japanese and Korean ones counted twice. */
+function spokenLength(text: string): number {
+  return text.length + (text.match(WIDE_LETTERS)?.length ?? 0);
+}
+
 const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}';
+/** The prolonged sound mark lengthens the kana before it ("コーヒー" is two), it is not a word. */
+const KANA_EXTENDERS = 'ーｰ';
 // A word is a run of letters, digits and marks, joined across inner apostrophes, hyphens and dots
-// ("don't", "state-of-the-art", "3.5"); Chinese and Japanese characters count one word each.
-const WORD = new RegExp(
-  `[${CJK}]|(?:(?![${CJK}])[\\p{L}\\p{N}\\p{M}])+(?:['’.\\-](?:(?![${CJK}])[\\p{L}\\p{N}\\p{M}])+)*`,
-  'gu',
-);
+// ("don't", "state-of-the-art", "3.5"). Chinese and Japanese have no spaces to split on, so each of
+// their characters counts as a word: a Chinese character is about a word, a kana a syllable.
+const LETTER = `(?![${CJK}${KANA_EXTENDERS}])[\\p{L}\\p{N}\\p{M}]`;
+const WORD = new RegExp(`[${CJK}][${KANA_EXTENDERS}]*|${LETTER}+(?:['’.\\-]${LETTER}+)*`, 'gu');
 
 /** The words of a text, punctuation dropped. */
 export function splitWords(text: string): string[] {

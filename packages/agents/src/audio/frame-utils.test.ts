@@ -146,6 +146,53 @@ describe('FrameChunker', () => {
   });
 });
 
+describe('FrameChunker.pushBytes', () => {
+  /** Little-endian bytes of a ramp, as a network body or a pipe would carry them. */
+  function rampBytes(samples: number, channels = 1): { values: number[]; bytes: Uint8Array } {
+    const frame = rampFrame(24000, samples, channels, 11);
+    return { values: Array.from(frame.data), bytes: frameToBytes(frame).slice() };
+  }
+
+  it.each([1, 2])('cuts a byte stream split at any byte into fixed frames (%i channel(s))', (channels) => {
+    const { values, bytes } = rampBytes(480 * 3 + 101, channels);
+    for (const sizes of [[1], [7, 1, 333, 2048, 5], [3], [bytes.length]]) {
+      const chunker = new FrameChunker({ sampleRate: 24000, channels, durationMs: 20 });
+      const frames: AudioFrame[] = [];
+      for (let at = 0, k = 0; at < bytes.length; k++) {
+        const size = sizes[k % sizes.length]!;
+        frames.push(...chunker.pushBytes(bytes.subarray(at, at + size)));
+        at += size;
+      }
+      const tail = chunker.flush();
+      expect(frames.map((f) => f.samplesPerChannel)).toEqual([480, 480, 480]);
+      expect(tail.map((f) => f.samplesPerChannel)).toEqual([101]);
+      expect(tail[0]!.channels).toBe(channels);
+      expect(allSamples([...frames, ...tail])).toEqual(values);
+    }
+  });
+
+  it('drops an incomplete sample frame at flush, and never keeps a view on the pushed bytes', () => {
+    const chunker = new FrameChunker({ sampleRate: 24000, channels: 2, samplesPerChannel: 2 });
+    const reused = new Uint8Array([1, 0, 2, 0, 3]); // one stereo sample frame and a byte of the next
+    expect(chunker.pushBytes(reused)).toEqual([]);
+    reused.set([0, 4, 0, 9, 9]); // the caller reuses its buffer: its first 3 bytes complete sample 3, 4
+    const [frame] = chunker.pushBytes(reused.subarray(0, 3));
+    reused.fill(0xff);
+    expect(Array.from(frame!.data)).toEqual([1, 2, 3, 4]);
+    // A whole sample frame (5, 6) is pending; the byte after it is half of a sample and cannot be played.
+    expect(chunker.pushBytes(Uint8Array.of(5, 0, 6, 0, 7))).toEqual([]);
+    expect(allSamples(chunker.flush())).toEqual([5, 6]);
+    expect(chunker.flush()).toEqual([]);
+  });
+
+  it('reset drops a split sample as well as pending samples', () => {
+    const chunker = new FrameChunker({ sampleRate: 16000, samplesPerChannel: 2 });
+    chunker.pushBytes(Uint8Array.of(1, 0, 7));
+    chunker.reset();
+    expect(allSamples(chunker.pushBytes(Uint8Array.of(2, 0, 3, 0)))).toEqual([2, 3]);
+  });
+});
+
 describe('silenceLike and toMono', () => {
   it('makes silence of the same format and length', () => {
     const silence = silenceLike(rampFrame(24000, 240, 2));

@@ -86,7 +86,8 @@ export interface FrameChunkerOptions {
 
 /**
  * Re-frames a stream: push frames of any length, receive frames of exactly one size. VADs and
- * transports that need 10/20/30 ms frames put one in front of their input.
+ * transports that need 10/20/30 ms frames put one in front of their input. Raw little-endian Int16
+ * bytes (a network body, a pipe) go in through `pushBytes`, split at any byte.
  *
  * Output frames that lie wholly inside one pushed frame are views on its memory (no copy); samples
  * that straddle pushes are copied into a fresh buffer per output frame.
@@ -97,6 +98,8 @@ export class FrameChunker {
   readonly samplesPerChannel: number;
   private pending: Int16Array | null = null;
   private pendingSamples = 0;
+  /** Bytes of a sample frame split across `pushBytes` calls. */
+  private partialBytes: Uint8Array = new Uint8Array(0);
 
   constructor(options: FrameChunkerOptions) {
     assertPositiveInteger(options.sampleRate, 'sampleRate');
@@ -159,10 +162,35 @@ export class FrameChunker {
   }
 
   /**
+   * Pushes interleaved little-endian Int16 PCM bytes. Chunks may end anywhere, inside a sample or
+   * between the channels of one: those bytes wait for the next chunk. The output never shares memory
+   * with `bytes`, so the caller may reuse its buffer.
+   */
+  pushBytes(bytes: Uint8Array): AudioFrame[] {
+    const sampleFrameBytes = 2 * this.channels;
+    const held = this.partialBytes;
+    const total = held.length + bytes.length;
+    const usable = total - (total % sampleFrameBytes);
+    if (usable === 0) {
+      this.partialBytes = new Uint8Array(total);
+      this.partialBytes.set(held);
+      this.partialBytes.set(bytes, held.length);
+      return [];
+    }
+    const whole = new Uint8Array(usable);
+    whole.set(held);
+    whole.set(bytes.subarray(0, usable - held.length), held.length);
+    this.partialBytes = bytes.slice(usable - held.length);
+    return this.push(frameFromBytes(whole, this.sampleRate, this.channels));
+  }
+
+  /**
    * Emits what is left as a final frame: shorter than the others, or padded with silence to full
-   * size when `padWithSilence` is set (for consumers that only accept one frame size).
+   * size when `padWithSilence` is set (for consumers that only accept one frame size). Bytes of an
+   * incomplete sample frame from `pushBytes` cannot be played and are dropped.
    */
   flush(options: { padWithSilence?: boolean } = {}): AudioFrame[] {
+    this.partialBytes = new Uint8Array(0);
     if (this.pendingSamples === 0) return [];
     if (options.padWithSilence) return [this.takePending()];
     const samples = this.pendingSamples;
@@ -175,11 +203,13 @@ export class FrameChunker {
   reset(): void {
     this.pending = null;
     this.pendingSamples = 0;
+    this.partialBytes = new Uint8Array(0);
   }
 
   private takePending(): AudioFrame {
     const frame = new AudioFrame(this.pending!, this.sampleRate, this.channels, this.samplesPerChannel);
-    this.reset();
+    this.pending = null;
+    this.pendingSamples = 0;
     return frame;
   }
 }

@@ -1,13 +1,9 @@
+import { countWords } from '@voxwire/agents';
 import type { LogModel } from './model.js';
 
 type Report = (message: string, atMs: number, entries: number[]) => void;
 
 const SLACK_MS = 20;
-
-function countWords(text: string): number {
-  const trimmed = text.trim();
-  return trimmed === '' ? 0 : trimmed.split(/\s+/u).length;
-}
 
 function eps(m: LogModel): number {
   return m.config.frameMs + m.config.vad.windowMs + SLACK_MS;

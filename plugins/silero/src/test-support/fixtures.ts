@@ -5,10 +5,16 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Pcm, readWav, writeWav } from './wav.js';
+import { decodeWav, encodeWav } from '@voxwire/agents';
+
+/** Mono 16-bit samples at a rate. */
+export interface Pcm {
+  samples: Int16Array;
+  sampleRate: number;
+}
 
 export interface Segment {
   startMs: number;
@@ -43,6 +49,13 @@ function cacheDir(): string {
 
 function hash(value: unknown): string {
   return createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
+}
+
+/** Reads a mono WAV (what espeak-ng and sox write here). */
+function readWav(path: string): Pcm {
+  const frame = decodeWav(readFileSync(path));
+  if (frame.channels !== 1) throw new Error(`${path}: ${frame.channels} channels, expected mono`);
+  return { samples: frame.data, sampleRate: frame.sampleRate };
 }
 
 /** One utterance at 48 kHz with espeak's silence trimmed off both ends. */
@@ -118,7 +131,7 @@ export function makeFixture(
   if (!existsSync(out)) {
     const source = join(dir, `fixture-${key}-${process.pid}-src.wav`);
     const tmp = join(dir, `fixture-${key}-${process.pid}-${sampleRate}.wav`);
-    writeWav(source, { samples, sampleRate: BASE_RATE });
+    writeFileSync(source, encodeWav(samples, { sampleRate: BASE_RATE }));
     execFileSync('sox', ['-D', source, '-r', String(sampleRate), '-c', '1', '-b', '16', tmp]);
     renameSync(tmp, out);
   }

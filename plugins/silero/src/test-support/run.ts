@@ -1,6 +1,6 @@
-import { AudioFrame, type VADEvent } from '@voxwire/agents';
+import { AudioFrame, splitFrame, type VADEvent } from '@voxwire/agents';
 import type { SileroVAD } from '../vad.js';
-import type { Pcm } from './wav.js';
+import type { Pcm } from './fixtures.js';
 
 export interface Detected {
   startMs: number;
@@ -9,13 +9,7 @@ export interface Detected {
 
 /** Cuts `pcm` into frames of `frameMs` (the last one shorter). */
 export function framesOf(pcm: Pcm, frameMs: number): AudioFrame[] {
-  const size = Math.max(1, Math.round((pcm.sampleRate * frameMs) / 1000));
-  const frames: AudioFrame[] = [];
-  for (let at = 0; at < pcm.samples.length; at += size) {
-    const data = pcm.samples.slice(at, Math.min(at + size, pcm.samples.length));
-    frames.push(new AudioFrame(data, pcm.sampleRate, 1, data.length));
-  }
-  return frames;
+  return splitFrame(new AudioFrame(pcm.samples, pcm.sampleRate, 1, pcm.samples.length), frameMs);
 }
 
 /** Pushes all frames, ends input and gathers every event. */
