@@ -18,7 +18,7 @@ import {
   type ProviderAvailability,
   requestWithFallback,
 } from './fallback-core.js';
-import { type LinkedController, linkedController } from './shared.js';
+import { type LinkedController, linkedController } from '../provider-utils/abort.js';
 import { STTStreamAdapter } from './stt-stream-adapter.js';
 
 export interface STTFallbackAdapterOptions extends FallbackAdapterOptions<STT> {

@@ -4,7 +4,8 @@ import type { SynthesizedAudio, TTS, TTSCapabilities, TTSStream } from '../provi
 import { Channel } from '../stream/channel.js';
 import { processId } from '../utils/ids.js';
 import { SentenceTokenizer, type SentenceStream } from './sentence-tokenizer.js';
-import { type LinkedController, linkedController, toAPIError } from './shared.js';
+import { type LinkedController, linkedController } from '../provider-utils/abort.js';
+import { toAPIError } from './shared.js';
 
 export interface TTSStreamAdapterOptions {
   /** How pushed text is cut into requests. Default: a `SentenceTokenizer` with its defaults. */

@@ -1,0 +1,3 @@
+export * from './abort.js';
+export * from './retry.js';
+export * from './timeout.js';
