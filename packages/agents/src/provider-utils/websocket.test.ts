@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { APIConnectionError, APIError, APIStatusError } from '../errors.js';
+import { APIConnectionError, type APIError, APIStatusError } from '../errors.js';
 import { settle } from '../test-support/scripted-source.js';
 import { VirtualClock } from '../time/virtual-clock.js';
 import { ReconnectingSocket } from './reconnecting-socket.js';
