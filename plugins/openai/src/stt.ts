@@ -8,12 +8,11 @@ import {
   STTStreamAdapter,
   type VAD,
   abortReason,
-  withRetry,
 } from '@voxwire/agents';
 import { toFile } from 'openai';
 import { encodeWav } from './audio/wav.js';
 import { type OpenAIClientOptions, OpenAIConfigError, type ResolvedClient, resolveClient } from './client.js';
-import { RequestGuard } from './request-guard.js';
+import { requestWithRetry } from './request.js';
 
 export interface STTOptions extends OpenAIClientOptions {
   /** Default `gpt-4o-mini-transcribe`; `whisper-1` or the model name of a local server also work. */
@@ -63,33 +62,21 @@ export class STT implements STTContract {
     const durationMs = frames.reduce((total, frame) => total + frame.durationMs, 0);
     if (durationMs === 0) return { type: 'final_transcript', alternatives: [{ text: '' }] };
     const wav = encodeWav(frames);
-    const { client, clock, timeoutMs, retry } = this.resolved;
+    const { client } = this.resolved;
     const what = `${this.label}(${this.model})`;
-    const text = await withRetry(
-      async () => {
-        const guard = new RequestGuard(clock, timeoutMs, signal, what);
-        guard.waiting();
-        try {
-          const result = await client.audio.transcriptions.create(
-            {
-              file: await toFile(wav, 'audio.wav', { type: 'audio/wav' }),
-              model: this.model,
-              response_format: 'json',
-              ...(language ? { language } : {}),
-              ...(this.options.prompt ? { prompt: this.options.prompt } : {}),
-            },
-            { signal: guard.signal },
-          );
-          return typeof result.text === 'string' ? result.text : '';
-        } catch (error) {
-          if (guard.callerAborted && !guard.timeoutFailure()) throw abortReason(signal!);
-          throw guard.failure(error);
-        } finally {
-          guard.dispose();
-        }
-      },
-      { policy: retry, clock, ...(signal ? { signal } : {}) },
-    );
+    const text = await requestWithRetry(this.resolved, what, signal, async (requestSignal) => {
+      const result = await client.audio.transcriptions.create(
+        {
+          file: await toFile(wav, 'audio.wav', { type: 'audio/wav' }),
+          model: this.model,
+          response_format: 'json',
+          ...(language ? { language } : {}),
+          ...(this.options.prompt ? { prompt: this.options.prompt } : {}),
+        },
+        { signal: requestSignal },
+      );
+      return typeof result.text === 'string' ? result.text : '';
+    });
     return {
       type: 'final_transcript',
       alternatives: [{ text: text.trim(), ...(language ? { language } : {}) }],

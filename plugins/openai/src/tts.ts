@@ -10,8 +10,7 @@ import {
 } from '@voxwire/agents';
 import { PcmFramer } from './audio/pcm-framer.js';
 import { type OpenAIClientOptions, type ResolvedClient, resolveClient } from './client.js';
-import { RequestGuard } from './request-guard.js';
-import { retryStream } from './retry.js';
+import { readBody, retryStream, streamAttempt } from './request.js';
 
 export interface TTSOptions extends OpenAIClientOptions {
   /** Default `gpt-4o-mini-tts`. */
@@ -77,8 +76,7 @@ export class TTS implements TTSContract {
   ): AsyncGenerator<SynthesizedAudio, void, undefined> {
     if (text.trim() === '' || signal?.aborted) return;
     const segmentId = processId('tts_seg');
-    const { clock, retry } = this.resolved;
-    const frames = retryStream(() => this.attempt(text, signal), { policy: retry, clock, signal });
+    const frames = retryStream(this.resolved, signal, (attemptSignal) => this.attempt(text, attemptSignal));
     // One frame is held back so that the last one can carry `final: true`.
     let held: AudioFrame | undefined;
     for await (const frame of frames) {
@@ -90,57 +88,29 @@ export class TTS implements TTSContract {
     if (held && !signal?.aborted) yield { frame: held, segmentId, final: true };
   }
 
-  private async *attempt(
-    text: string,
-    signal: AbortSignal | undefined,
-  ): AsyncGenerator<AudioFrame, void, undefined> {
-    const { client, clock, timeoutMs } = this.resolved;
+  private async *attempt(text: string, signal: AbortSignal): AsyncGenerator<AudioFrame, void, undefined> {
+    const { client } = this.resolved;
     const what = `${this.label}(${this.model})`;
-    const guard = new RequestGuard(clock, timeoutMs, signal, what);
     const framer = new PcmFramer(SAMPLE_RATE, CHANNELS, this.frameSizeMs);
-    let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-    try {
-      guard.waiting();
-      try {
-        const response = await client.audio.speech.create(
-          {
-            model: this.model,
-            voice: this.voice,
-            input: text,
-            response_format: 'pcm',
-            ...(this.options.speed !== undefined ? { speed: this.options.speed } : {}),
-            ...(this.options.instructions ? { instructions: this.options.instructions } : {}),
-          },
-          { signal: guard.signal },
-        );
-        if (!response.body) throw new VoxwireError(`${what}: the response has no body`);
-        reader = response.body.getReader();
-      } catch (error) {
-        if (guard.callerAborted && !guard.timeoutFailure()) return;
-        throw guard.failure(error);
-      }
-      for (;;) {
-        guard.waiting();
-        let chunk: Awaited<ReturnType<typeof reader.read>>;
-        try {
-          chunk = await reader.read();
-        } catch (error) {
-          if (guard.callerAborted && !guard.timeoutFailure()) return;
-          throw guard.failure(error);
-        }
-        guard.received();
-        if (chunk.done) break;
-        yield* framer.push(chunk.value);
-      }
-      const timeout = guard.timeoutFailure();
-      if (timeout) throw timeout;
-      if (guard.callerAborted) return;
-      const rest = framer.flush();
-      if (rest) yield rest;
-    } finally {
-      guard.dispose();
-      reader?.cancel().catch(() => {});
-    }
+    const chunks = streamAttempt(this.resolved, what, signal, async (requestSignal) => {
+      const response = await client.audio.speech.create(
+        {
+          model: this.model,
+          voice: this.voice,
+          input: text,
+          response_format: 'pcm',
+          ...(this.options.speed !== undefined ? { speed: this.options.speed } : {}),
+          ...(this.options.instructions ? { instructions: this.options.instructions } : {}),
+        },
+        { signal: requestSignal },
+      );
+      if (!response.body) throw new VoxwireError(`${what}: the response has no body`);
+      return readBody(response.body);
+    });
+    for await (const chunk of chunks) yield* framer.push(chunk);
+    if (signal.aborted) return;
+    const rest = framer.flush();
+    if (rest) yield rest;
   }
 }
 
