@@ -24,25 +24,28 @@ for (const dir of packageDirs) {
   if (!existsSync(manifestPath)) continue;
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
   if (manifest.private) continue;
-  const built = join(dir, 'dist', 'index.d.ts');
-  const reportPath = join(dir, 'api', 'api-report.d.ts');
-  if (!existsSync(built)) {
-    console.error(`${manifest.name}: ${built} is missing; run \`pnpm build\` first`);
-    failures++;
-    continue;
-  }
-  const current = normalize(readFileSync(built, 'utf8'));
-  checked++;
-  if (mode === '--update') {
-    mkdirSync(dirname(reportPath), { recursive: true });
-    writeFileSync(reportPath, current);
-    continue;
-  }
-  const recorded = existsSync(reportPath) ? readFileSync(reportPath, 'utf8') : '';
-  if (recorded !== current) {
-    failures++;
-    console.error(`${manifest.name}: public API differs from ${reportPath.slice(root.length)}`);
-    printFirstDifference(recorded, current);
+  for (const { subpath, declarations } of publishedEntries(manifest)) {
+    const built = join(dir, declarations);
+    const reportPath = join(dir, 'api', reportFileName(subpath));
+    const what = subpath === '.' ? manifest.name : `${manifest.name}/${subpath.slice(2)}`;
+    if (!existsSync(built)) {
+      console.error(`${what}: ${built} is missing; run \`pnpm build\` first`);
+      failures++;
+      continue;
+    }
+    const current = normalize(readFileSync(built, 'utf8'));
+    checked++;
+    if (mode === '--update') {
+      mkdirSync(dirname(reportPath), { recursive: true });
+      writeFileSync(reportPath, current);
+      continue;
+    }
+    const recorded = existsSync(reportPath) ? readFileSync(reportPath, 'utf8') : '';
+    if (recorded !== current) {
+      failures++;
+      console.error(`${what}: public API differs from ${reportPath.slice(root.length)}`);
+      printFirstDifference(recorded, current);
+    }
   }
 }
 
@@ -52,7 +55,36 @@ if (failures > 0) {
   );
   process.exit(1);
 }
-console.log(`API reports ${mode === '--update' ? 'written' : 'match'} for ${checked} package(s).`);
+console.log(`API reports ${mode === '--update' ? 'written' : 'match'} for ${checked} entry point(s).`);
+
+/**
+ * Every export path of a package that ships declarations (its `import` types), e.g. `.` and
+ * `./provider-utils`. Paths that exist only for the workspace (source-only test helpers) and
+ * `./package.json` have none and are skipped. A package without `exports` publishes dist/index.d.ts.
+ */
+function publishedEntries(manifest) {
+  const exports = manifest.exports;
+  if (exports === undefined || typeof exports === 'string') {
+    return [{ subpath: '.', declarations: manifest.types ?? 'dist/index.d.ts' }];
+  }
+  const entries = [];
+  for (const [subpath, target] of Object.entries(exports)) {
+    const declarations = typeof target === 'object' && target !== null ? declarationsOf(target) : undefined;
+    if (declarations !== undefined) entries.push({ subpath, declarations });
+  }
+  return entries;
+}
+
+function declarationsOf(target) {
+  const types = target.import?.types ?? target.types;
+  return typeof types === 'string' ? types : undefined;
+}
+
+/** `.` keeps the historical api/api-report.d.ts; `./x` goes to api/x.api-report.d.ts. */
+function reportFileName(subpath) {
+  if (subpath === '.') return 'api-report.d.ts';
+  return `${subpath.slice(2).replaceAll('/', '-')}.api-report.d.ts`;
+}
 
 function normalize(text) {
   return `${text

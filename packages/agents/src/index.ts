@@ -34,7 +34,15 @@ export type * from './voice/session/trace.js';
 export type { CommittedTurn, UserState } from './voice/turn/user-turn-tracker.js';
 export * from './log/logger.js';
 export { isSecretKey, REDACTED, redactLogText, redactLogValue } from './log/redact.js';
-export * from './providers/retry.js';
+export {
+  DEFAULT_RETRY_POLICY,
+  isRetryableError,
+  type RetryPolicy,
+  resolveRetryPolicy,
+  retryDelayMs,
+  type WithRetryOptions,
+  withRetry,
+} from './provider-utils/retry.js';
 export {
   SentenceStream,
   SentenceTokenizer,

@@ -1,6 +1,6 @@
 import { type Clock, type RetryPolicy, VoxwireError, realClock } from '@voxwire/agents';
+import { resolveRetryPolicy } from '@voxwire/agents/provider-utils';
 import OpenAI, { type ClientOptions } from 'openai';
-import { resolvePolicy } from './retry.js';
 
 export const API_KEY_ENV = 'OPENAI_API_KEY';
 export const BASE_URL_ENV = 'OPENAI_BASE_URL';
@@ -40,7 +40,8 @@ export interface OpenAIClientOptions {
   timeoutMs?: number;
   /**
    * Retries with exponential backoff (the core's policy and defaults), only before the first output.
-   * `{ maxRetries: 0 }` disables them.
+   * A server's `retry-after` is honoured up to `maxRetryAfterMs` (30 s by default); a 429 asking for
+   * longer fails at once instead. `{ maxRetries: 0 }` disables them.
    */
   retry?: Partial<RetryPolicy>;
   /** Time source for timeouts, backoff and metrics. Defaults to the core's real clock. */
@@ -63,7 +64,7 @@ export function resolveClient(
   return {
     client: options.client ?? createClient(options),
     clock: options.clock ?? realClock(),
-    retry: resolvePolicy(options.retry, defaults.retry),
+    retry: resolveRetryPolicy(options.retry, defaults.retry),
     timeoutMs,
   };
 }

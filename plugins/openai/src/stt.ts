@@ -7,12 +7,10 @@ import {
   type SpeechAlternative,
   abortReason,
   encodeWav,
-  withRetry,
 } from '@voxwire/agents';
 import { toFile } from 'openai';
 import { type OpenAIClientOptions, type ResolvedClient, resolveClient } from './client.js';
-import { reportProblem, retrying } from './problems.js';
-import { RequestGuard } from './request-guard.js';
+import { requestWithRetry } from './request.js';
 
 export interface STTOptions extends OpenAIClientOptions {
   /** Default `gpt-4o-mini-transcribe`; `whisper-1` or the model name of a local server also work. */
@@ -74,38 +72,21 @@ export class STT implements BatchSTT {
     const durationMs = frames.reduce((total, frame) => total + frame.durationMs, 0);
     if (durationMs === 0) return [{ text: '' }];
     const wav = encodeWav(frames);
-    const { client, clock, timeoutMs, retry } = this.resolved;
+    const { client } = this.resolved;
     const what = `${this.label}(${this.model})`;
-    const text = await withRetry(
-      async () => {
-        const guard = new RequestGuard(clock, timeoutMs, signal, what);
-        guard.waiting();
-        try {
-          const result = await client.audio.transcriptions.create(
-            {
-              file: await toFile(wav, 'audio.wav', { type: 'audio/wav' }),
-              model: this.model,
-              response_format: 'json',
-              ...(language ? { language } : {}),
-              ...(this.options.prompt ? { prompt: this.options.prompt } : {}),
-            },
-            { signal: guard.signal },
-          );
-          return typeof result.text === 'string' ? result.text : '';
-        } catch (error) {
-          if (guard.callerAborted && !guard.timeoutFailure()) throw abortReason(signal!);
-          throw guard.failure(error);
-        } finally {
-          guard.dispose();
-        }
-      },
-      {
-        policy: retry,
-        clock,
-        ...(signal ? { signal } : {}),
-        onRetry: (error, attempt, delayMs) => reportProblem(onProblem, retrying(error, attempt, delayMs)),
-      },
-    );
+    const text = await requestWithRetry(this.resolved, what, { signal, onProblem }, async (requestSignal) => {
+      const result = await client.audio.transcriptions.create(
+        {
+          file: await toFile(wav, 'audio.wav', { type: 'audio/wav' }),
+          model: this.model,
+          response_format: 'json',
+          ...(language ? { language } : {}),
+          ...(this.options.prompt ? { prompt: this.options.prompt } : {}),
+        },
+        { signal: requestSignal },
+      );
+      return typeof result.text === 'string' ? result.text : '';
+    });
     return [{ text: text.trim(), ...(language ? { language } : {}) }];
   }
 }

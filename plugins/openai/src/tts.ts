@@ -8,9 +8,7 @@ import {
   VoxwireError,
 } from '@voxwire/agents';
 import { type OpenAIClientOptions, type ResolvedClient, resolveClient } from './client.js';
-import { reportProblem, retrying } from './problems.js';
-import { RequestGuard } from './request-guard.js';
-import { retryStream } from './retry.js';
+import { readBody, retryStream, streamAttempt } from './request.js';
 
 export interface TTSOptions extends OpenAIClientOptions {
   /** Default `gpt-4o-mini-tts`. */
@@ -70,13 +68,11 @@ export class TTS implements BatchTTS {
     { signal, onProblem }: ProviderCallOptions,
   ): AsyncGenerator<SynthesizedAudio, void, undefined> {
     if (text.trim() === '' || signal?.aborted) return;
-    const { clock, retry } = this.resolved;
-    const frames = retryStream(() => this.attempt(text, signal), {
-      policy: retry,
-      clock,
-      signal,
-      onRetry: (error, attempt, delayMs) => reportProblem(onProblem, retrying(error, attempt, delayMs)),
-    });
+    const frames = retryStream(
+      this.resolved,
+      { signal, ...(onProblem ? { onProblem } : {}) },
+      (attemptSignal) => this.attempt(text, attemptSignal),
+    );
     for await (const frame of frames) {
       // One network chunk yields several frames; none may follow an abort.
       if (signal?.aborted) return;
@@ -84,60 +80,32 @@ export class TTS implements BatchTTS {
     }
   }
 
-  private async *attempt(
-    text: string,
-    signal: AbortSignal | undefined,
-  ): AsyncGenerator<AudioFrame, void, undefined> {
-    const { client, clock, timeoutMs } = this.resolved;
+  private async *attempt(text: string, signal: AbortSignal): AsyncGenerator<AudioFrame, void, undefined> {
+    const { client } = this.resolved;
     const what = `${this.label}(${this.model})`;
-    const guard = new RequestGuard(clock, timeoutMs, signal, what);
     const framer = new FrameChunker({
       sampleRate: SAMPLE_RATE,
       channels: CHANNELS,
       // Rounded, as frameSizeMs need not be a whole number of samples at 24 kHz.
       samplesPerChannel: Math.max(1, Math.round((SAMPLE_RATE * this.frameSizeMs) / 1000)),
     });
-    let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-    try {
-      guard.waiting();
-      try {
-        const response = await client.audio.speech.create(
-          {
-            model: this.model,
-            voice: this.voice,
-            input: text,
-            response_format: 'pcm',
-            ...(this.options.speed !== undefined ? { speed: this.options.speed } : {}),
-            ...(this.options.instructions ? { instructions: this.options.instructions } : {}),
-          },
-          { signal: guard.signal },
-        );
-        if (!response.body) throw new VoxwireError(`${what}: the response has no body`);
-        reader = response.body.getReader();
-      } catch (error) {
-        if (guard.callerAborted && !guard.timeoutFailure()) return;
-        throw guard.failure(error);
-      }
-      for (;;) {
-        guard.waiting();
-        let chunk: Awaited<ReturnType<typeof reader.read>>;
-        try {
-          chunk = await reader.read();
-        } catch (error) {
-          if (guard.callerAborted && !guard.timeoutFailure()) return;
-          throw guard.failure(error);
-        }
-        guard.received();
-        if (chunk.done) break;
-        yield* framer.pushBytes(chunk.value);
-      }
-      const timeout = guard.timeoutFailure();
-      if (timeout) throw timeout;
-      if (guard.callerAborted) return;
-      yield* framer.flush();
-    } finally {
-      guard.dispose();
-      reader?.cancel().catch(() => {});
-    }
+    const chunks = streamAttempt(this.resolved, what, signal, async (requestSignal) => {
+      const response = await client.audio.speech.create(
+        {
+          model: this.model,
+          voice: this.voice,
+          input: text,
+          response_format: 'pcm',
+          ...(this.options.speed !== undefined ? { speed: this.options.speed } : {}),
+          ...(this.options.instructions ? { instructions: this.options.instructions } : {}),
+        },
+        { signal: requestSignal },
+      );
+      if (!response.body) throw new VoxwireError(`${what}: the response has no body`);
+      return readBody(response.body);
+    });
+    for await (const chunk of chunks) yield* framer.pushBytes(chunk);
+    if (signal.aborted) return;
+    yield* framer.flush();
   }
 }

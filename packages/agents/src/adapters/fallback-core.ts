@@ -1,7 +1,9 @@
 import { AllProvidersFailedError, APITimeoutError } from '../errors.js';
 import { type Clock, realClock } from '../time/clock.js';
 import type { TypedEmitter } from '../utils/typed-emitter.js';
-import { linkedController, timeoutAfter, toAPIError } from './shared.js';
+import { linkedController } from '../provider-utils/abort.js';
+import { timeoutAfter } from '../provider-utils/timeout.js';
+import { toAPIError } from './shared.js';
 
 export interface AvailabilityChangedEvent {
   /** The provider's label. */

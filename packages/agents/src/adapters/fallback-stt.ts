@@ -11,7 +11,7 @@ import {
   type FallbackAdapterOptions,
   type ProviderAvailability,
 } from './fallback-core.js';
-import { type LinkedController, linkedController } from './shared.js';
+import { type LinkedController, linkedController } from '../provider-utils/abort.js';
 import { STTStreamAdapter } from './stt-stream-adapter.js';
 
 export interface STTFallbackAdapterOptions extends FallbackAdapterOptions<STT> {

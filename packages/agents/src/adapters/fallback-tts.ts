@@ -13,7 +13,8 @@ import {
   streamWithFallback,
 } from './fallback-core.js';
 import type { SentenceTokenizer } from './sentence-tokenizer.js';
-import { type LinkedController, linkedController, toAPIError } from './shared.js';
+import { type LinkedController, linkedController } from '../provider-utils/abort.js';
+import { toAPIError } from './shared.js';
 import { TTSStreamAdapter } from './tts-stream-adapter.js';
 
 export interface TTSFallbackAdapterOptions extends FallbackAdapterOptions<TTS> {

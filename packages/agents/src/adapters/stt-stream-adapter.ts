@@ -1,6 +1,6 @@
 import type { AudioFrame } from '../audio/audio-frame.js';
 import { isAbortError } from '../errors.js';
-import { type RetryPolicy, withRetry } from '../providers/retry.js';
+import { type RetryPolicy, withRetry } from '../provider-utils/retry.js';
 import { SPECIFICATION_VERSION } from '../providers/common.js';
 import type {
   BatchSTT,
@@ -13,7 +13,8 @@ import type {
 import type { VAD, VADEvent, VADStream } from '../providers/vad.js';
 import { Channel } from '../stream/channel.js';
 import { type Clock, realClock } from '../time/clock.js';
-import { type LinkedController, linkedController, toAPIError } from './shared.js';
+import { type LinkedController, linkedController } from '../provider-utils/abort.js';
+import { toAPIError } from './shared.js';
 
 export interface STTStreamAdapterOptions {
   /** Retries of a failed `recognize()` before the stream fails. Default: the default retry policy. */

@@ -3,7 +3,8 @@ import { type ProviderCallOptions, SPECIFICATION_VERSION } from '../providers/co
 import type { BatchTTS, StreamingTTS, SynthesizedAudio, TTSStream } from '../providers/tts.js';
 import { Channel } from '../stream/channel.js';
 import { SentenceTokenizer, type SentenceStream } from './sentence-tokenizer.js';
-import { type LinkedController, linkedController, toAPIError } from './shared.js';
+import { type LinkedController, linkedController } from '../provider-utils/abort.js';
+import { toAPIError } from './shared.js';
 
 export interface TTSStreamAdapterOptions {
   /** How pushed text is cut into requests. Default: a `SentenceTokenizer` with its defaults. */

@@ -18,9 +18,7 @@ import type {
 } from 'openai/resources/responses/responses';
 import { type OpenAIClientOptions, type ResolvedClient, resolveClient } from '../client.js';
 import { type LLMMetrics, type LLMMetricsListener, tokensPerSecond } from '../metrics.js';
-import { reportProblem, retrying } from '../problems.js';
-import { RequestGuard } from '../request-guard.js';
-import { retryStream } from '../retry.js';
+import { retryStream, streamAttempt } from '../request.js';
 import { ChatCompletionAssembler } from './chat-stream.js';
 import {
   toChatMessages,
@@ -96,7 +94,7 @@ export class LLM implements LLMContract {
   }
 
   private async *run(options: LLMChatOptions): AsyncGenerator<LLMStreamPart, void, undefined> {
-    const { clock, retry } = this.resolved;
+    const { clock } = this.resolved;
     const what = `${this.label}(${this.model})`;
     const startedAtMs = clock.now();
     let firstOutputAtMs: number | undefined;
@@ -105,20 +103,10 @@ export class LLM implements LLMContract {
     let finished = false;
     let error: APIError | undefined;
     try {
-      const parts = retryStream(
-        () => {
-          attempts++;
-          return this.attempt(options, what);
-        },
-        {
-          policy: retry,
-          clock,
-          signal: options.signal,
-          // Each retry is a problem worked around: the session reports it as a recoverable error.
-          onRetry: (retryError, attempt, delayMs) =>
-            reportProblem(options.onProblem, retrying(retryError, attempt, delayMs)),
-        },
-      );
+      const parts = retryStream(this.resolved, options, (signal) => {
+        attempts++;
+        return this.attempt(options, what, signal);
+      });
       for await (const part of parts) {
         // One chunk can carry several parts; none may follow an abort.
         if (options.signal?.aborted) break;
@@ -151,52 +139,29 @@ export class LLM implements LLMContract {
     }
   }
 
-  /** One HTTP request. Throws typed errors; ends quietly when the caller aborts. */
+  /** One HTTP request. Throws typed errors; ends quietly when aborted. */
   private async *attempt(
     options: LLMChatOptions,
     what: string,
+    signal: AbortSignal,
   ): AsyncGenerator<LLMStreamPart, void, undefined> {
-    if (options.signal?.aborted) return;
-    const { client, clock, timeoutMs } = this.resolved;
-    const guard = new RequestGuard(clock, timeoutMs, options.signal, what);
-    let iterator: AsyncIterator<ChatCompletionChunk | ResponseStreamEvent> | undefined;
-    try {
-      guard.waiting();
-      try {
-        const stream =
-          this.options.api === 'responses'
-            ? await client.responses.create(this.responsesBody(options), { signal: guard.signal })
-            : await client.chat.completions.create(this.chatBody(options), { signal: guard.signal });
-        iterator = stream[Symbol.asyncIterator]();
-      } catch (caught) {
-        if (guard.callerAborted && !guard.timeoutFailure()) return;
-        throw guard.failure(caught);
-      }
-      const assembler =
-        this.options.api === 'responses' ? new ResponsesAssembler(what) : new ChatCompletionAssembler(what);
-      for (;;) {
-        guard.waiting();
-        let next: IteratorResult<ChatCompletionChunk | ResponseStreamEvent>;
-        try {
-          next = await iterator.next();
-        } catch (caught) {
-          if (guard.callerAborted && !guard.timeoutFailure()) return;
-          throw guard.failure(caught);
-        }
-        guard.received();
-        if (next.done) break;
-        yield* push(assembler, next.value, what);
-      }
-      // The SDK ends a stream quietly when its request is aborted, so a timeout must be checked here.
-      const timeout = guard.timeoutFailure();
-      if (timeout) throw timeout;
-      if (guard.callerAborted) return;
-      yield* assembler.end();
-    } finally {
-      guard.dispose();
-      // Runs the SDK's own cleanup when the consumer stopped early; the abort above already closed the socket.
-      iterator?.return?.().catch(() => {});
-    }
+    const { client } = this.resolved;
+    // The idle timeout watches the frames, not the parts: a frame without text still proves life.
+    const frames = streamAttempt<ChatCompletionChunk | ResponseStreamEvent>(
+      this.resolved,
+      what,
+      signal,
+      async (requestSignal) =>
+        this.options.api === 'responses'
+          ? await client.responses.create(this.responsesBody(options), { signal: requestSignal })
+          : await client.chat.completions.create(this.chatBody(options), { signal: requestSignal }),
+    );
+    const assembler =
+      this.options.api === 'responses' ? new ResponsesAssembler(what) : new ChatCompletionAssembler(what);
+    for await (const frame of frames) yield* push(assembler, frame, what);
+    // The SDK ends a stream quietly when its request is aborted: that is no complete answer.
+    if (signal.aborted) return;
+    yield* assembler.end();
   }
 
   private chatBody(options: LLMChatOptions): ChatCompletionCreateParamsStreaming {

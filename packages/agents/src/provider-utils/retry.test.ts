@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { APIConnectionError, APIError, APIStatusError } from '../errors.js';
 import { VirtualClock } from '../time/virtual-clock.js';
-import { DEFAULT_RETRY_POLICY, resolveRetryPolicy, retryDelayMs, withRetry } from './retry.js';
+import type { ProviderProblem } from '../providers/common.js';
+import {
+  DEFAULT_RETRY_POLICY,
+  delayBeforeRetryMs,
+  resolveRetryPolicy,
+  retryDelayMs,
+  withRetry,
+} from './retry.js';
 
 /** mulberry32: a tiny seeded PRNG, enough to show that schedules replay. */
 function seeded(seed: number): () => number {
@@ -44,12 +51,137 @@ describe('retryDelayMs', () => {
       initialDelayMs: 100,
       multiplier: 2,
       maxDelayMs: 2000,
+      maxRetryAfterMs: 30_000,
     });
     expect(resolveRetryPolicy({ maxRetries: undefined as unknown as number }).maxRetries).toBe(3);
     expect(() => resolveRetryPolicy({ jitter: 1.5 })).toThrow(RangeError);
     expect(() => resolveRetryPolicy({ maxRetries: -1 })).toThrow(RangeError);
     expect(() => resolveRetryPolicy({ multiplier: 0.5 })).toThrow(RangeError);
     expect(() => resolveRetryPolicy({ initialDelayMs: Number.NaN })).toThrow(RangeError);
+    expect(() => resolveRetryPolicy({ maxRetryAfterMs: -1 })).toThrow(RangeError);
+  });
+
+  it('fills gaps from the given defaults before the core ones', () => {
+    const plugin = { maxRetries: 0, initialDelayMs: 50 };
+    expect(resolveRetryPolicy({ maxRetries: undefined }, plugin)).toMatchObject({
+      maxRetries: 0,
+      initialDelayMs: 50,
+      maxDelayMs: 2000,
+    });
+    expect(resolveRetryPolicy({ maxRetries: 2 }, plugin).maxRetries).toBe(2);
+    expect(() => resolveRetryPolicy({}, { jitter: 2 })).toThrow(RangeError);
+  });
+});
+
+describe('delayBeforeRetryMs', () => {
+  const policy = { ...exact, initialDelayMs: 10, maxDelayMs: 1_000 };
+
+  it('is the backoff when the server said nothing, and the longer of both when it did', () => {
+    expect([1, 2, 3].map((n) => delayBeforeRetryMs(policy, n, undefined))).toEqual([10, 20, 40]);
+    expect(delayBeforeRetryMs(policy, 1, 250)).toBe(250);
+    expect(delayBeforeRetryMs(policy, 3, 1)).toBe(40);
+    expect(delayBeforeRetryMs(policy, 1, 0.2)).toBe(10);
+  });
+
+  it('honours a server wait beyond maxDelayMs up to maxRetryAfterMs, and refuses to shorten a longer one', () => {
+    expect(delayBeforeRetryMs(policy, 1, 30_000)).toBe(30_000);
+    expect(delayBeforeRetryMs(policy, 1, 30_001)).toBeUndefined();
+    expect(delayBeforeRetryMs({ ...policy, maxRetryAfterMs: 60_000 }, 1, 45_000)).toBe(45_000);
+    expect(delayBeforeRetryMs({ ...policy, maxRetryAfterMs: 0 }, 1, 1)).toBeUndefined();
+  });
+});
+
+function rateLimited(headers: Record<string, string>): APIStatusError {
+  const response = Object.assign(new Error('HTTP 429'), { headers: new Headers(headers) });
+  return new APIStatusError('rate limited', { statusCode: 429, cause: response });
+}
+
+describe('withRetry and retry-after', () => {
+  it('waits what the server asked for, read from the error it threw', async () => {
+    const clock = new VirtualClock();
+    const calls: number[] = [];
+    const result = await withRetry(
+      async (attempt) => {
+        calls.push(clock.now());
+        if (attempt === 0) throw rateLimited({ 'retry-after': '5' });
+        return 'ok';
+      },
+      { clock, policy: exact },
+    );
+    expect(result).toBe('ok');
+    expect(calls).toEqual([0, 5_000]);
+  });
+
+  it('surfaces the error at once when the server asks for more than maxRetryAfterMs', async () => {
+    const clock = new VirtualClock();
+    const problems: ProviderProblem[] = [];
+    let calls = 0;
+    const error = rateLimited({ 'retry-after': '3600' });
+    const outcome = withRetry(
+      async () => {
+        calls++;
+        throw error;
+      },
+      { clock, policy: exact, onProblem: (p) => problems.push(p) },
+    );
+    await expect(outcome).rejects.toBe(error);
+    expect(calls).toBe(1);
+    expect(clock.now()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
+  it('takes the server wait from a custom retryAfterMs', async () => {
+    const clock = new VirtualClock();
+    const calls: number[] = [];
+    await withRetry(
+      async (attempt) => {
+        calls.push(clock.now());
+        if (attempt === 0) throw new APIConnectionError('busy');
+      },
+      { clock, policy: exact, retryAfterMs: () => 777 },
+    );
+    expect(calls).toEqual([0, 777]);
+  });
+
+  it('reports every retry as a retrying problem, and a throwing listener changes nothing', async () => {
+    const clock = new VirtualClock();
+    const problems: ProviderProblem[] = [];
+    const errors: Error[] = [];
+    const result = await withRetry(
+      async (attempt) => {
+        if (attempt < 2) {
+          const error = new APIConnectionError(`drop ${attempt}`);
+          errors.push(error);
+          throw error;
+        }
+        return attempt;
+      },
+      {
+        clock,
+        policy: exact,
+        onProblem: (problem) => {
+          problems.push(problem);
+          throw new Error('listener bug');
+        },
+      },
+    );
+    expect(result).toBe(2);
+    expect(problems).toEqual([
+      { type: 'retrying', attempt: 1, delayMs: 100, error: errors[0] },
+      { type: 'retrying', attempt: 2, delayMs: 200, error: errors[1] },
+    ]);
+  });
+
+  it('reports a thrown non-Error as an Error', async () => {
+    const clock = new VirtualClock();
+    const problems: ProviderProblem[] = [];
+    await withRetry(
+      async (attempt) => {
+        if (attempt === 0) throw 'flaky';
+      },
+      { clock, policy: exact, isRetryable: () => true, onProblem: (p) => problems.push(p) },
+    );
+    expect(problems[0]).toMatchObject({ type: 'retrying', error: { message: 'flaky' } });
   });
 });
 
