@@ -53,7 +53,8 @@ interface FrameChunkerOptions {
 }
 /**
  * Re-frames a stream: push frames of any length, receive frames of exactly one size. VADs and
- * transports that need 10/20/30 ms frames put one in front of their input.
+ * transports that need 10/20/30 ms frames put one in front of their input. Raw little-endian Int16
+ * bytes (a network body, a pipe) go in through `pushBytes`, split at any byte.
  *
  * Output frames that lie wholly inside one pushed frame are views on its memory (no copy); samples
  * that straddle pushes are copied into a fresh buffer per output frame.
@@ -64,6 +65,8 @@ declare class FrameChunker {
     readonly samplesPerChannel: number;
     private pending;
     private pendingSamples;
+    /** Bytes of a sample frame split across `pushBytes` calls. */
+    private partialBytes;
     constructor(options: FrameChunkerOptions);
     /** Duration of each output frame. */
     get durationMs(): number;
@@ -71,8 +74,15 @@ declare class FrameChunker {
     get pendingSamplesPerChannel(): number;
     push(frame: AudioFrameLike): AudioFrame[];
     /**
+     * Pushes interleaved little-endian Int16 PCM bytes. Chunks may end anywhere, inside a sample or
+     * between the channels of one: those bytes wait for the next chunk. The output never shares memory
+     * with `bytes`, so the caller may reuse its buffer.
+     */
+    pushBytes(bytes: Uint8Array): AudioFrame[];
+    /**
      * Emits what is left as a final frame: shorter than the others, or padded with silence to full
-     * size when `padWithSilence` is set (for consumers that only accept one frame size).
+     * size when `padWithSilence` is set (for consumers that only accept one frame size). Bytes of an
+     * incomplete sample frame from `pushBytes` cannot be played and are dropped.
      */
     flush(options?: {
         padWithSilence?: boolean;
@@ -185,6 +195,79 @@ declare class AudioResampler {
 declare function resampleFrame(frame: AudioFrameLike, outputRate: number, options?: {
     quality?: ResamplerQuality;
 }): AudioFrame;
+
+/**
+ * The one WAV codec of Voxwire. Writing always produces the plainest file every reader accepts (16-bit
+ * PCM, a 44-byte header); reading accepts what real writers produce:
+ *
+ * - integer PCM of 8 (unsigned), 16, 24 or 32 bits and IEEE float of 32 or 64 bits, any channel count,
+ *   plain or WAVE_FORMAT_EXTENSIBLE, in RIFF or RF64 files. Samples become Int16 (rounded, clamped).
+ * - chunks other than `fmt ` and `data` (LIST, fact, JUNK, bext, ...) are skipped, odd-sized ones with
+ *   their pad byte; whatever follows the data chunk is ignored.
+ * - a data size of 0 or 0xFFFFFFFF means "up to the end of the input": programs writing to a pipe cannot
+ *   seek back to fill it in.
+ * - truncation rule: a data chunk that declares more bytes than the input holds is read up to the end
+ *   of the input (espeak-ng writing to a pipe declares 0x7FFFF000 bytes; a file cut short by a crash
+ *   still plays what it has), and a trailing partial sample frame is dropped. Headers cut short throw.
+ * - the header's byte rate and block align are not trusted: they are derived from channels and bits.
+ *
+ * Anything else throws WavFormatError, whose message says what is wrong.
+ */
+/** How the samples of a WAV file are stored. */
+interface WavFormat {
+    /** Integer PCM (8-bit is unsigned, wider is signed) or IEEE float. */
+    readonly encoding: 'pcm' | 'float';
+    /** 8, 16, 24 or 32 for `pcm`; 32 or 64 for `float`. */
+    readonly bitsPerSample: number;
+    readonly sampleRate: number;
+    readonly channels: number;
+}
+/**
+ * Encodes audio as a 16-bit PCM WAV file in memory. Frames must share one sample rate and channel
+ * count; raw samples (interleaved when `channels` > 1) take their format as a second argument.
+ */
+declare function encodeWav(audio: AudioFrameLike | readonly AudioFrameLike[]): Uint8Array;
+declare function encodeWav(samples: Int16Array, format: {
+    sampleRate: number;
+    channels?: number;
+}): Uint8Array;
+/**
+ * Decodes a whole WAV file into one frame (multi-channel files stay interleaved; `toMono` mixes them
+ * down). Throws WavFormatError for malformed or unsupported input.
+ */
+declare function decodeWav(bytes: Uint8Array): AudioFrame;
+/**
+ * Decodes a WAV byte stream as it arrives (a child process's stdout, a network body): push chunks
+ * split anywhere, get the samples they complete. The same rules as `decodeWav` apply; a data chunk of
+ * unknown size runs until `end()`. Frames handed out never share memory with the pushed bytes.
+ */
+declare class WavDecoder {
+    private stage;
+    /** Header bytes gathered so far, or the start of a sample frame split across pushes. */
+    private held;
+    /** Bytes of input consumed, for messages that point into the file. */
+    private position;
+    private formatValue;
+    private toInt16;
+    private sampleFrameBytes;
+    private rf64;
+    private rf64DataSize;
+    private ended;
+    /** The sample format, known once the fmt chunk has been read. */
+    get format(): WavFormat | undefined;
+    /** Adds bytes; returns the samples they complete as a frame (none while the header is read). */
+    push(bytes: Uint8Array): AudioFrame[];
+    /**
+     * Declares the input complete. Throws WavFormatError when it stopped before the samples began (no
+     * data chunk, or a header cut short); a partial sample frame left over is dropped.
+     */
+    end(): void;
+    private readRiff;
+    private readChunkHeader;
+    private readHeaderChunk;
+    /** Converts whole sample frames; a split one waits in `held` for the next push. */
+    private samplesOf;
+}
 
 /**
  * What every provider specification shares: the version marker, the options every call takes, and the
@@ -301,6 +384,14 @@ declare class SpeechInterruptedError extends VoxwireError {
 }
 /** Audio that cannot be used as given (wrong rate, channel count, or malformed buffer). */
 declare class InvalidAudioError extends VoxwireError {
+    name: string;
+}
+/**
+ * Bytes that are not a WAV file the codec can read: not RIFF/WAVE, chunks out of order or cut short, or
+ * a sample format it does not decode. A kind of InvalidAudioError, so code that already catches bad
+ * audio catches this too; the message says what is wrong.
+ */
+declare class WavFormatError extends InvalidAudioError {
     name: string;
 }
 /** Sending on, or waiting for room in, a channel that was closed. */
@@ -1775,7 +1866,7 @@ interface RetryPolicy {
     maxRetries: number;
     /** Delay before the first retry. */
     initialDelayMs: number;
-    /** Upper bound of any delay, jitter included. */
+    /** Upper bound of the backoff delays, jitter included (a server's `retry-after` may ask for more). */
     maxDelayMs: number;
     /** Growth factor of the delay from one retry to the next. */
     multiplier: number;
@@ -1784,44 +1875,68 @@ interface RetryPolicy {
      * not retry in lockstep. 0 gives the exact exponential schedule.
      */
     jitter: number;
+    /**
+     * The longest wait a server may ask for (`retry-after`, `retry-after-ms`) and still be honoured; such
+     * a wait may exceed `maxDelayMs`. A server asking for more is not retried at all: waiting that long
+     * would stall a live conversation, and retrying sooner would only be refused again, so the error
+     * surfaces at once and the session (or a FallbackAdapter) can act on it. Default 30_000.
+     */
+    maxRetryAfterMs: number;
 }
 declare const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy>;
-/** Fills the gaps of a partial policy with the defaults and rejects values that make no sense. */
-declare function resolveRetryPolicy(policy?: Partial<RetryPolicy>): RetryPolicy;
+/**
+ * Fills the gaps of a partial policy from `defaults` (a plugin's own, say) and then the core's
+ * defaults, and rejects values that make no sense. Fields set to `undefined` count as gaps.
+ */
+declare function resolveRetryPolicy(policy?: Partial<RetryPolicy>, defaults?: Partial<RetryPolicy>): RetryPolicy;
 /**
  * The delay before retry number `attempt` (1 for the first retry), in whole ms. `random` returns values
  * in [0, 1); pass a seeded one to make schedules reproducible.
  */
 declare function retryDelayMs(policy: Partial<RetryPolicy>, attempt: number, random?: () => number): number;
-interface WithRetryOptions {
+/** How `withRetry` and `retryBeforeFirstItem` decide on, wait for and report retries. */
+interface RetryOptions {
     policy?: Partial<RetryPolicy>;
     /** Where the delays are waited; the real clock by default. */
     clock?: Clock;
-    /** Aborting stops at once: a pending delay rejects with the signal's reason and nothing is retried. */
+    /** Aborting stops at once: a pending delay ends and nothing is retried. */
     signal?: AbortSignal;
+    /** Told of each retry before its delay, as `{ type: 'retrying', attempt, delayMs, error }`. */
+    onProblem?: (problem: ProviderProblem) => void;
     /** Called before each delay, with the retry number (1-based) that follows it. */
     onRetry?(error: unknown, attempt: number, delayMs: number): void;
     /** Replaces the default test: an `APIError` with `retryable: true`. */
     isRetryable?(error: unknown): boolean;
+    /**
+     * How long, in ms, the server asked to wait after `error`, or `undefined` when it did not say. By
+     * default `retryAfterFromError`: the error's `retryAfterMs`, or the `retry-after` headers of the HTTP
+     * response it (or its cause) carries.
+     */
+    retryAfterMs?(error: unknown): number | undefined;
     /** Source of jitter, [0, 1). */
     random?: () => number;
 }
+/** The options of `withRetry`; the same as every retry helper takes. */
+type WithRetryOptions = RetryOptions;
 declare function isRetryableError(error: unknown): boolean;
 /**
  * Calls `fn` until it succeeds, the error is not retryable, or the policy's retries are spent; then
- * rethrows the last error. `attempt` is 0 on the first call.
+ * rethrows the last error. `attempt` is 0 on the first call. An abort rejects with the signal's reason.
  */
-declare function withRetry<T>(fn: (attempt: number, signal: AbortSignal) => Promise<T>, options?: WithRetryOptions): Promise<T>;
+declare function withRetry<T>(fn: (attempt: number, signal: AbortSignal) => Promise<T>, options?: RetryOptions): Promise<T>;
 
 /**
  * Splits streamed LLM text into sentences for a TTS that takes whole requests. Splitting too early
  * ("Dr." + "Smith") breaks prosody, splitting too late delays the first audio; ambiguous cases are
- * therefore merged, which only costs a little latency.
+ * therefore merged, which only costs a little latency. Chinese and Japanese have no spaces between
+ * sentences: they end at their own marks (。！？), with any closing quote or bracket after them.
  */
 interface SentenceTokenizerOptions {
     /**
      * Shortest sentence, in characters, sent on its own; shorter ones are joined to the next so the TTS
-     * is not asked for tiny clips ("Hi!"). `flush()` returns the remainder whatever its length. Default 20.
+     * is not asked for tiny clips ("Hi!", "好的。"). A Chinese, Japanese or Korean character counts as two:
+     * it is a syllable, as long to say as two or three Latin letters. `flush()` returns the remainder
+     * whatever its length. Default 20.
      */
     minSentenceLength?: number;
     /** Added to the built-in abbreviations; case-insensitive, with or without the trailing dot. */
@@ -2188,4 +2303,4 @@ declare function isAgentDefinition(value: unknown): value is AgentDefinition;
  */
 declare function agentDefinitionFromModule(module: unknown, fileName: string): AgentDefinition;
 
-export { APIConnectionError, APIError, type APIErrorOptions, APIStatusError, APITimeoutError, type AddMessageOptions, Agent, type AgentDefinition, type AgentDefinitionInit, type AgentHandoff, type AgentOptions, AgentSession, type AgentSessionOptions, type AgentState, AgentTask, AllProvidersFailedError, type AnyTool, AudioFrame, type AudioFrameLike, type AudioInput, type AudioOutput, AudioOutputBase, AudioResampler, type AudioResamplerOptions, type AvailabilityChangedEvent, type BatchSTT, type BatchTTS, Broadcast, type BroadcastSubscriberOptions, Channel, ChannelClosedError, type ChannelOptions, type ChatContent, ChatContext, type ChatItem, type ChatMessage, type ChatRole, type Clock, type CommittedTurn, type ConversationTurn, type CopyOptions, DEFAULT_RETRY_POLICY, type ErrorSource, type EventMap, type FallbackAdapterEvents, type FallbackAdapterOptions, FrameChunker, type FrameChunkerOptions, type FunctionCall, type FunctionCallOutput, type GenerateReplyOptions, type IdGenerator, type ImageContent, type InterruptReason, InvalidAudioError, type JSONSchema, Job, type JobContext, type JobNotice, type JobOptions, type JobTransport, type LLM, type LLMChatOptions, type LLMContentPart, LLMFallbackAdapter, type LLMFallbackAdapterOptions, type LLMMessage, type LLMStreamPart, type LLMToolCall, type LLMUsage, type Listener, type LogFn, type LogLevel, type Logger, type LoggerOptions, MAX_RESAMPLER_SAMPLE_RATE, MissingProviderError, MissingVADError, type NoticeLevel, NullAudioOutput, type OverflowPolicy, type PlaybackEvent, type PlaybackFinished, type ProviderAvailability, type ProviderCallOptions, type ProviderProblem, ProviderProblemError, REDACTED, RealClock, type ResamplerQuality, type RetryPolicy, RunContext, SPECIFICATION_VERSION, type STT, type STTEvent, STTFallbackAdapter, type STTFallbackAdapterOptions, type STTStream, STTStreamAdapter, type STTStreamAdapterOptions, type STTStreamOptions, type SayOptions, SentenceStream, SentenceTokenizer, type SentenceTokenizerOptions, SessionClosedError, type SessionEvents, type SessionIO, type SessionMetrics, type SessionStartOptions, type SpecificationVersion, type SpeechAlternative, SpeechDeadlockError, SpeechHandle, type SpeechHandleInit, SpeechInterruptedError, SpeechInterruptedReason, type SpeechOutcome, SpeechPriority, StopResponse, type StreamingSTT, type StreamingTTS, type SynthesizedAudio, type TTS, TTSFallbackAdapter, type TTSFallbackAdapterOptions, type TTSStream, TTSStreamAdapter, type TTSStreamAdapterOptions, TaskContextError, type TextOutput, type TimedTraceRecord, type TimerHandle, type Tool, type ToolChoice, type ToolDefinition, ToolError, type ToolOptions, type TraceRecord, type TraceSink, type TurnDetector, type TurnHandlingOptions, TypedEmitter, type UserState, type VAD, type VADEvent, type VADStream, VirtualClock, type VirtualClockOptions, VoxwireError, type WithRetryOptions, abortReason, agentDefinitionFromModule, concatenateFrames, countWords, createIdGenerator, createLogger, defaultLogger, defaultTurnHandling, defineAgent, float32ToInt16, frameDurationMs, frameFromBytes, frameToBytes, int16FromBytes, int16ToBytes, int16ToFloat32, isAbortError, isAgentDefinition, isRetryableError, isRetryableStatus, isSecretKey, messageText, peakAmplitude, peakDbfs, prewarmAgent, processId, realClock, redactLogText, redactLogValue, redactingLogger, repeatWithTimers, resampleFrame, resolveRetryPolicy, resolveTurnHandling, retryDelayMs, rmsDbfs, samplesPerChannelForDuration, setDefaultLogger, silenceLike, silentLogger, sleepWithTimer, splitFrame, splitWords, toConversationTurns, toLLMMessages, toMono, tool, toolDefinitions, withRetry };
+export { APIConnectionError, APIError, type APIErrorOptions, APIStatusError, APITimeoutError, type AddMessageOptions, Agent, type AgentDefinition, type AgentDefinitionInit, type AgentHandoff, type AgentOptions, AgentSession, type AgentSessionOptions, type AgentState, AgentTask, AllProvidersFailedError, type AnyTool, AudioFrame, type AudioFrameLike, type AudioInput, type AudioOutput, AudioOutputBase, AudioResampler, type AudioResamplerOptions, type AvailabilityChangedEvent, type BatchSTT, type BatchTTS, Broadcast, type BroadcastSubscriberOptions, Channel, ChannelClosedError, type ChannelOptions, type ChatContent, ChatContext, type ChatItem, type ChatMessage, type ChatRole, type Clock, type CommittedTurn, type ConversationTurn, type CopyOptions, DEFAULT_RETRY_POLICY, type ErrorSource, type EventMap, type FallbackAdapterEvents, type FallbackAdapterOptions, FrameChunker, type FrameChunkerOptions, type FunctionCall, type FunctionCallOutput, type GenerateReplyOptions, type IdGenerator, type ImageContent, type InterruptReason, InvalidAudioError, type JSONSchema, Job, type JobContext, type JobNotice, type JobOptions, type JobTransport, type LLM, type LLMChatOptions, type LLMContentPart, LLMFallbackAdapter, type LLMFallbackAdapterOptions, type LLMMessage, type LLMStreamPart, type LLMToolCall, type LLMUsage, type Listener, type LogFn, type LogLevel, type Logger, type LoggerOptions, MAX_RESAMPLER_SAMPLE_RATE, MissingProviderError, MissingVADError, type NoticeLevel, NullAudioOutput, type OverflowPolicy, type PlaybackEvent, type PlaybackFinished, type ProviderAvailability, type ProviderCallOptions, type ProviderProblem, ProviderProblemError, REDACTED, RealClock, type ResamplerQuality, type RetryPolicy, RunContext, SPECIFICATION_VERSION, type STT, type STTEvent, STTFallbackAdapter, type STTFallbackAdapterOptions, type STTStream, STTStreamAdapter, type STTStreamAdapterOptions, type STTStreamOptions, type SayOptions, SentenceStream, SentenceTokenizer, type SentenceTokenizerOptions, SessionClosedError, type SessionEvents, type SessionIO, type SessionMetrics, type SessionStartOptions, type SpecificationVersion, type SpeechAlternative, SpeechDeadlockError, SpeechHandle, type SpeechHandleInit, SpeechInterruptedError, SpeechInterruptedReason, type SpeechOutcome, SpeechPriority, StopResponse, type StreamingSTT, type StreamingTTS, type SynthesizedAudio, type TTS, TTSFallbackAdapter, type TTSFallbackAdapterOptions, type TTSStream, TTSStreamAdapter, type TTSStreamAdapterOptions, TaskContextError, type TextOutput, type TimedTraceRecord, type TimerHandle, type Tool, type ToolChoice, type ToolDefinition, ToolError, type ToolOptions, type TraceRecord, type TraceSink, type TurnDetector, type TurnHandlingOptions, TypedEmitter, type UserState, type VAD, type VADEvent, type VADStream, VirtualClock, type VirtualClockOptions, VoxwireError, WavDecoder, type WavFormat, WavFormatError, type WithRetryOptions, abortReason, agentDefinitionFromModule, concatenateFrames, countWords, createIdGenerator, createLogger, decodeWav, defaultLogger, defaultTurnHandling, defineAgent, encodeWav, float32ToInt16, frameDurationMs, frameFromBytes, frameToBytes, int16FromBytes, int16ToBytes, int16ToFloat32, isAbortError, isAgentDefinition, isRetryableError, isRetryableStatus, isSecretKey, messageText, peakAmplitude, peakDbfs, prewarmAgent, processId, realClock, redactLogText, redactLogValue, redactingLogger, repeatWithTimers, resampleFrame, resolveRetryPolicy, resolveTurnHandling, retryDelayMs, rmsDbfs, samplesPerChannelForDuration, setDefaultLogger, silenceLike, silentLogger, sleepWithTimer, splitFrame, splitWords, toConversationTurns, toLLMMessages, toMono, tool, toolDefinitions, withRetry };

@@ -87,6 +87,27 @@ describe('EchoSTT', () => {
     expect(problems).toEqual([{ type: 'audio_dropped', droppedMs: 40, message: expect.any(String) }]);
   });
 
+  it('keeps a bounded buffer while the network is behind: what cannot be sent is dropped and reported', async () => {
+    const problems: ProviderProblem[] = [];
+    const stt = new EchoSTT({ baseUrl: fake.url, maxBufferedMs: 100 });
+    const stream = stt.stream({ sampleRate: 16_000, onProblem: (problem) => problems.push(problem) });
+    const iterator = stream[Symbol.asyncIterator]();
+    stream.pushFrame(frame(0));
+    await iterator.next(); // connected
+    const pushed = 20_000; // 400 s of audio in one go: far more than the socket buffers hold
+    for (let index = 1; index <= pushed; index++) stream.pushFrame(frame(index % 1000));
+    stream.endInput();
+    while (!(await iterator.next()).done) {}
+
+    const receivedMs = fake.sockets.at(-1)!.audio.length * 20;
+    const droppedMs = problems.reduce(
+      (sum, problem) => sum + ('droppedMs' in problem ? problem.droppedMs : 0),
+      0,
+    );
+    expect(droppedMs).toBeGreaterThan(0);
+    expect(receivedMs + droppedMs).toBe((pushed + 1) * 20);
+  });
+
   it('a dropped connection ends iteration with a retryable APIConnectionError after the events before it', async () => {
     fake.faults = { drop: true };
     const stream = new EchoSTT({ baseUrl: fake.url }).stream({ sampleRate: 16_000 });

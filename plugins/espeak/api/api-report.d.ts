@@ -48,24 +48,4 @@ declare class EspeakTTS implements BatchTTS {
     synthesize(text: string, options?: ProviderCallOptions): AsyncIterable<SynthesizedAudio>;
 }
 
-interface PcmFormat {
-    sampleRate: number;
-    channels: number;
-}
-/**
- * Reads a 16-bit PCM WAV as it streams in: the header first (espeak-ng writes a placeholder data size
- * when writing to a pipe, so the size is ignored), then raw little-endian samples, whole samples only.
- */
-declare class StreamingWavReader {
-    private header;
-    private formatValue;
-    private dataStarted;
-    private carry;
-    get format(): PcmFormat | undefined;
-    /** Returns the samples completed by `chunk` (possibly none). */
-    push(chunk: Uint8Array): Int16Array;
-    /** Offset of the first sample once the header is complete, else undefined. */
-    private parseHeader;
-}
-
-export { EspeakNotFoundError, EspeakTTS, type EspeakTTSOptions, type PcmFormat, StreamingWavReader };
+export { EspeakNotFoundError, EspeakTTS, type EspeakTTSOptions };

@@ -1,8 +1,5 @@
-import { AudioFrame, RetryPolicy, Clock, VoxwireError, LLMUsage, APIError, LLM as LLM$1, ToolChoice, LLMChatOptions, LLMStreamPart, BatchSTT, STTStreamOptions, SpeechAlternative, BatchTTS, ProviderCallOptions, SynthesizedAudio } from '@voxwire/agents';
+import { RetryPolicy, Clock, VoxwireError, LLMUsage, APIError, LLM as LLM$1, ToolChoice, LLMChatOptions, LLMStreamPart, BatchSTT, AudioFrame, STTStreamOptions, SpeechAlternative, BatchTTS, ProviderCallOptions, SynthesizedAudio } from '@voxwire/agents';
 import OpenAI, { ClientOptions } from 'openai';
-
-/** Encodes frames as one 16-bit PCM WAV file in memory. All frames must share rate and channel count. */
-declare function encodeWav(frames: readonly AudioFrame[]): Uint8Array;
 
 declare const API_KEY_ENV = "OPENAI_API_KEY";
 declare const BASE_URL_ENV = "OPENAI_BASE_URL";
@@ -33,7 +30,8 @@ interface OpenAIClientOptions {
     timeoutMs?: number;
     /**
      * Retries with exponential backoff (the core's policy and defaults), only before the first output.
-     * `{ maxRetries: 0 }` disables them.
+     * A server's `retry-after` is honoured up to `maxRetryAfterMs` (30 s by default); a 429 asking for
+     * longer fails at once instead. `{ maxRetries: 0 }` disables them.
      */
     retry?: Partial<RetryPolicy>;
     /** Time source for timeouts, backoff and metrics. Defaults to the core's real clock. */
@@ -113,7 +111,7 @@ declare class LLM implements LLM$1 {
     onMetrics(listener: LLMMetricsListener): () => void;
     chat(options: LLMChatOptions): AsyncIterable<LLMStreamPart>;
     private run;
-    /** One HTTP request. Throws typed errors; ends quietly when the caller aborts. */
+    /** One HTTP request. Throws typed errors; ends quietly when aborted. */
     private attempt;
     private chatBody;
     private responsesBody;
@@ -189,4 +187,4 @@ declare class TTS implements BatchTTS {
     private attempt;
 }
 
-export { API_KEY_ENV, BASE_URL_ENV, LLM, type LLMMetrics, type LLMMetricsListener, type LLMOptions, type OpenAIClientOptions, OpenAIConfigError, STT, type STTOptions, TTS, type TTSOptions, encodeWav };
+export { API_KEY_ENV, BASE_URL_ENV, LLM, type LLMMetrics, type LLMMetricsListener, type LLMOptions, type OpenAIClientOptions, OpenAIConfigError, STT, type STTOptions, TTS, type TTSOptions };
