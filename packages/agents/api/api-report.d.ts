@@ -276,7 +276,8 @@ declare class WavDecoder {
  * A provider reports two kinds of trouble, and they travel differently:
  * - a **fatal** error ends the call: the promise rejects or the stream's iteration throws, with a typed
  *   `APIError` (`APIConnectionError`, `APIStatusError`, `APITimeoutError`) whose `retryable` tells the
- *   session whether trying again can help;
+ *   session whether trying again can help. `APIError`'s own default is `retryable: true`: give
+ *   `retryable: false` to errors a retry cannot fix (a malformed answer, a refused key, a bad request);
  * - a **recoverable** problem (a reconnect, audio it had to drop, a retry, a degraded mode) does not end
  *   anything: the provider calls `onProblem` and goes on. The session turns each into an `error` event
  *   with `recoverable: true` and the provider's kind as `source`.
@@ -300,7 +301,10 @@ type ProviderProblem =
     delayMs: number;
     error: Error;
 }
-/** Audio was discarded (a full buffer, a failed inference); what follows is heard again. */
+/**
+ * Audio was discarded (a full buffer, a failed inference); what follows is heard again. Report once
+ * per run of drops, not per frame: each report becomes an event for the user.
+ */
  | {
     type: 'audio_dropped';
     droppedMs: number;
@@ -313,11 +317,19 @@ type ProviderProblem =
     message: string;
     error?: Error;
 };
-/** The options every provider call takes. */
+/**
+ * The options every provider call takes. Timeouts (connecting, waiting for an answer) are the
+ * provider's own options; the session adds its own deadlines on top, so a provider without any still
+ * cannot hold a turn forever.
+ *
+ * A provider class states its literal fields as `readonly` (`readonly kind = 'streaming'`), so that
+ * TypeScript keeps the literal type the union needs.
+ */
 interface ProviderCallOptions {
     /**
      * Aborting ends the call at once: pending work is cancelled, connections are released, a stream's
-     * iteration finishes quietly (it does not throw because of the abort).
+     * iteration finishes quietly (it does not throw because of the abort) and a promise rejects with the
+     * signal's reason.
      */
     signal?: AbortSignal;
     /** Where recoverable problems go. Optional: a provider must work without it. */
@@ -609,7 +621,9 @@ type LLMStreamPart = {
 } | {
     type: 'usage';
     usage: LLMUsage;
-} | {
+}
+/** Exactly once, last. A stream that ends without it was cut off: throw `APIConnectionError`. */
+ | {
     type: 'finish';
     reason: 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'other';
 };
@@ -617,6 +631,10 @@ interface LLMChatOptions extends ProviderCallOptions {
     messages: readonly LLMMessage[];
     /** Absent or empty when the agent has no tools, or when the model does not support tools. */
     tools?: readonly ToolDefinition[];
+    /**
+     * `none`: answer without calling tools; `required` or a named function: call one. A model that cannot
+     * honour it treats it as `auto` (the session runs whatever calls come back).
+     */
     toolChoice?: ToolChoice;
     /** Provider-specific options passed through untouched. */
     extra?: Record<string, unknown>;
@@ -725,16 +743,23 @@ interface STTStreamOptions extends ProviderCallOptions {
  * throwing a typed `APIError`; the session then opens a new stream (with backoff when `retryable`).
  */
 interface STTStream extends AsyncIterable<STTEvent> {
-    /** Mono frames at the stream's `sampleRate`. Never blocks: buffer boundedly, report drops. */
+    /**
+     * Mono frames at the stream's `sampleRate`. Never blocks: buffer boundedly, report drops. The frame
+     * is the provider's to keep; the session does not write to it after pushing it.
+     */
     pushFrame(frame: AudioFrame): void;
     /**
      * The session committed the user's turn: report what was heard so far as final without waiting for
      * the provider's own endpointing. A no-op for providers that cannot.
      */
     flush(): void;
-    /** No more audio: report the rest, then end iteration. */
+    /**
+     * No more audio: report the rest, then end iteration. Bound the wait for the provider's last words
+     * (a timeout option of the provider's); a connection the provider closes earlier is an
+     * `APIConnectionError`.
+     */
     endInput(): void;
-    /** Ends the stream at once and releases its connection. */
+    /** Ends the stream at once, without reporting errors that come after, and releases its connection. */
     close(): Promise<void>;
 }
 interface STTBase {
@@ -795,7 +820,8 @@ interface TTSBase {
     readonly numChannels: number;
     /**
      * Speaks one whole text. Iteration throws a typed `APIError` on failure and ends quietly on abort.
-     * The session retries a retryable failure only before the first frame, so a retry never repeats audio.
+     * Retry inside only before the first frame (a retry after audio went out would repeat it); a
+     * connection cut mid-audio is an `APIConnectionError`, and the session does not replay that text.
      */
     synthesize(text: string, options?: ProviderCallOptions): AsyncIterable<SynthesizedAudio>;
     close?(): Promise<void>;

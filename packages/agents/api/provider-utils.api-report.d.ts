@@ -82,7 +82,10 @@ type ProviderProblem =
     delayMs: number;
     error: Error;
 }
-/** Audio was discarded (a full buffer, a failed inference); what follows is heard again. */
+/**
+ * Audio was discarded (a full buffer, a failed inference); what follows is heard again. Report once
+ * per run of drops, not per frame: each report becomes an event for the user.
+ */
  | {
     type: 'audio_dropped';
     droppedMs: number;
@@ -95,11 +98,19 @@ type ProviderProblem =
     message: string;
     error?: Error;
 };
-/** The options every provider call takes. */
+/**
+ * The options every provider call takes. Timeouts (connecting, waiting for an answer) are the
+ * provider's own options; the session adds its own deadlines on top, so a provider without any still
+ * cannot hold a turn forever.
+ *
+ * A provider class states its literal fields as `readonly` (`readonly kind = 'streaming'`), so that
+ * TypeScript keeps the literal type the union needs.
+ */
 interface ProviderCallOptions {
     /**
      * Aborting ends the call at once: pending work is cancelled, connections are released, a stream's
-     * iteration finishes quietly (it does not throw because of the abort).
+     * iteration finishes quietly (it does not throw because of the abort) and a promise rejects with the
+     * signal's reason.
      */
     signal?: AbortSignal;
     /** Where recoverable problems go. Optional: a provider must work without it. */

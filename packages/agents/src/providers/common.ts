@@ -5,7 +5,8 @@
  * A provider reports two kinds of trouble, and they travel differently:
  * - a **fatal** error ends the call: the promise rejects or the stream's iteration throws, with a typed
  *   `APIError` (`APIConnectionError`, `APIStatusError`, `APITimeoutError`) whose `retryable` tells the
- *   session whether trying again can help;
+ *   session whether trying again can help. `APIError`'s own default is `retryable: true`: give
+ *   `retryable: false` to errors a retry cannot fix (a malformed answer, a refused key, a bad request);
  * - a **recoverable** problem (a reconnect, audio it had to drop, a retry, a degraded mode) does not end
  *   anything: the provider calls `onProblem` and goes on. The session turns each into an `error` event
  *   with `recoverable: true` and the provider's kind as `source`.
@@ -21,16 +22,27 @@ export type ProviderProblem =
   | { type: 'retrying'; attempt: number; delayMs: number; error: Error }
   /** A live connection broke and is being re-established; buffered input is replayed after it. */
   | { type: 'reconnecting'; attempt: number; delayMs: number; error: Error }
-  /** Audio was discarded (a full buffer, a failed inference); what follows is heard again. */
+  /**
+   * Audio was discarded (a full buffer, a failed inference); what follows is heard again. Report once
+   * per run of drops, not per frame: each report becomes an event for the user.
+   */
   | { type: 'audio_dropped'; droppedMs: number; message: string; error?: Error }
   /** Anything else worth a user's attention that does not stop the call. */
   | { type: 'warning'; message: string; error?: Error };
 
-/** The options every provider call takes. */
+/**
+ * The options every provider call takes. Timeouts (connecting, waiting for an answer) are the
+ * provider's own options; the session adds its own deadlines on top, so a provider without any still
+ * cannot hold a turn forever.
+ *
+ * A provider class states its literal fields as `readonly` (`readonly kind = 'streaming'`), so that
+ * TypeScript keeps the literal type the union needs.
+ */
 export interface ProviderCallOptions {
   /**
    * Aborting ends the call at once: pending work is cancelled, connections are released, a stream's
-   * iteration finishes quietly (it does not throw because of the abort).
+   * iteration finishes quietly (it does not throw because of the abort) and a promise rejects with the
+   * signal's reason.
    */
   signal?: AbortSignal;
   /** Where recoverable problems go. Optional: a provider must work without it. */

@@ -65,12 +65,17 @@ export type LLMStreamPart =
   | { type: 'text_delta'; text: string }
   | { type: 'tool_call'; callId: string; name: string; arguments: string }
   | { type: 'usage'; usage: LLMUsage }
+  /** Exactly once, last. A stream that ends without it was cut off: throw `APIConnectionError`. */
   | { type: 'finish'; reason: 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'other' };
 
 export interface LLMChatOptions extends ProviderCallOptions {
   messages: readonly LLMMessage[];
   /** Absent or empty when the agent has no tools, or when the model does not support tools. */
   tools?: readonly ToolDefinition[];
+  /**
+   * `none`: answer without calling tools; `required` or a named function: call one. A model that cannot
+   * honour it treats it as `auto` (the session runs whatever calls come back).
+   */
   toolChoice?: ToolChoice;
   /** Provider-specific options passed through untouched. */
   extra?: Record<string, unknown>;

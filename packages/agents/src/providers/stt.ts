@@ -46,16 +46,23 @@ export interface STTStreamOptions extends ProviderCallOptions {
  * throwing a typed `APIError`; the session then opens a new stream (with backoff when `retryable`).
  */
 export interface STTStream extends AsyncIterable<STTEvent> {
-  /** Mono frames at the stream's `sampleRate`. Never blocks: buffer boundedly, report drops. */
+  /**
+   * Mono frames at the stream's `sampleRate`. Never blocks: buffer boundedly, report drops. The frame
+   * is the provider's to keep; the session does not write to it after pushing it.
+   */
   pushFrame(frame: AudioFrame): void;
   /**
    * The session committed the user's turn: report what was heard so far as final without waiting for
    * the provider's own endpointing. A no-op for providers that cannot.
    */
   flush(): void;
-  /** No more audio: report the rest, then end iteration. */
+  /**
+   * No more audio: report the rest, then end iteration. Bound the wait for the provider's last words
+   * (a timeout option of the provider's); a connection the provider closes earlier is an
+   * `APIConnectionError`.
+   */
   endInput(): void;
-  /** Ends the stream at once and releases its connection. */
+  /** Ends the stream at once, without reporting errors that come after, and releases its connection. */
   close(): Promise<void>;
 }
 

@@ -39,7 +39,8 @@ interface TTSBase {
   readonly numChannels: number;
   /**
    * Speaks one whole text. Iteration throws a typed `APIError` on failure and ends quietly on abort.
-   * The session retries a retryable failure only before the first frame, so a retry never repeats audio.
+   * Retry inside only before the first frame (a retry after audio went out would repeat it); a
+   * connection cut mid-audio is an `APIConnectionError`, and the session does not replay that text.
    */
   synthesize(text: string, options?: ProviderCallOptions): AsyncIterable<SynthesizedAudio>;
   close?(): Promise<void>;
