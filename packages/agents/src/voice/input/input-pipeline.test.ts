@@ -82,7 +82,7 @@ class ScriptedSTT extends FakeSTT {
   }
 }
 
-function rig(options: { vad?: boolean; stt?: boolean; language?: string } = {}) {
+function rig(options: { vad?: boolean; stt?: boolean; language?: string; discardOption?: boolean } = {}) {
   const clock = new VirtualClock({ autoAdvance: false });
   const vad = options.vad === false ? undefined : new ScriptedVAD(clock);
   const stt = options.stt === false ? undefined : new ScriptedSTT(clock);
@@ -90,24 +90,32 @@ function rig(options: { vad?: boolean; stt?: boolean; language?: string } = {}) 
   const log: string[] = [];
   const traces: TraceRecord[] = [];
   const errors: Array<{ source: string; error: unknown; recoverable: boolean }> = [];
+  /** `discard`: an uninterruptible speech plays. */
   const world = { discard: false };
   const pipeline = new InputPipeline({
     clock,
-    vad: () => vad,
-    stt: () => stt,
-    language: () => options.language,
-    discardForStt: () => world.discard,
-    onVadEvent: (event) => log.push(`vad ${event.type}`),
-    onSttEvent: (event) => log.push(`stt ${event.type}`),
-    onVadLost: () => log.push('vad lost'),
-    onInputEnded: () => log.push('input ended'),
-    onError: (source, error, recoverable) => {
-      errors.push({ source, error, recoverable });
-      log.push(`error ${source} ${recoverable ? 'recoverable' : 'fatal'}`);
+    providers: { vad, stt, language: options.language },
+    options: { discardAudioIfUninterruptible: options.discardOption ?? true },
+    playback: {
+      get playingSpeechIsUninterruptible() {
+        return world.discard;
+      },
     },
-    trace: (record) => {
-      traces.push(record);
-      log.push(`trace ${record.type}`);
+    listener: {
+      vadEvent: (event) => log.push(`vad ${event.type}`),
+      sttEvent: (event) => log.push(`stt ${event.type}`),
+      vadLost: () => log.push('vad lost'),
+      inputEnded: () => log.push('input ended'),
+    },
+    reporter: {
+      error: (source, error, recoverable) => {
+        errors.push({ source, error, recoverable });
+        log.push(`error ${source} ${recoverable ? 'recoverable' : 'fatal'}`);
+      },
+      trace: (record) => {
+        traces.push(record);
+        log.push(`trace ${record.type}`);
+      },
     },
   });
   const at = (ms: number): Promise<void> => clock.advance(ms - clock.now());
@@ -165,6 +173,16 @@ describe('InputPipeline: frames', () => {
     expect([silence.sampleRate, silence.channels, silence.samplesPerChannel]).toEqual([48000, 2, 320]);
     expect(silence.data.length).toBe(640);
     expect(silence.data.every((v) => v === 0)).toBe(true);
+  });
+
+  it('never discards when discardAudioIfUninterruptible is off', async () => {
+    const r = rig({ discardOption: false });
+    r.pipeline.start(r.input);
+    r.world.discard = true;
+    const frame = voiced();
+    r.input.trySend(frame);
+    await settle();
+    expect(r.stt!.latest.heard).toEqual([frame]);
   });
 
   it('works with only a VAD or only an STT', async () => {

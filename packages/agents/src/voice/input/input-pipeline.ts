@@ -1,29 +1,29 @@
 import { setMaxListeners } from 'node:events';
 import { AudioFrame } from '../../audio/audio-frame.js';
 import { isAbortError } from '../../errors.js';
-import type { STT, STTEvent, STTStream } from '../../providers/stt.js';
-import type { VAD, VADEvent, VADStream } from '../../providers/vad.js';
+import type { STTEvent, STTStream } from '../../providers/stt.js';
+import type { VADEvent, VADStream } from '../../providers/vad.js';
 import type { Clock } from '../../time/clock.js';
-import type { AudioInput } from '../io/audio-io.js';
-import type { ErrorSource } from '../session/session-events.js';
-import { openSttStream } from './stt-stream.js';
 import { untilAborted } from '../../utils/abortable.js';
-import type { TraceRecord } from '../session/trace.js';
+import type { ActiveAgent } from '../agent/active-agent.js';
+import type { AudioInput } from '../io/audio-io.js';
+import type { ActivityState } from '../session/activity-state.js';
+import type { TurnHandlingOptions } from '../session/options.js';
+import type { SessionReporter } from '../session/session-reporter.js';
+import type { UserInputRouter } from '../session/user-input-router.js';
+import { openSttStream } from './stt-stream.js';
 
 export interface InputPipelineDeps {
   clock: Clock;
-  vad(): VAD | undefined;
-  stt(): STT | undefined;
-  language(): string | undefined;
-  /** While true, the STT hears silence of the same length instead of the user (the VAD still hears all). */
-  discardForStt(): boolean;
-  onVadEvent(event: VADEvent): void;
-  onSttEvent(event: STTEvent): void;
-  /** The VAD can no longer hear the user (failed, closed, or input ended). */
-  onVadLost(): void;
-  onInputEnded(): void;
-  onError(source: ErrorSource, error: unknown, recoverable: boolean): void;
-  trace(record: TraceRecord): void;
+  /** The VAD and the STT to open (the active agent's, else the session's), and the language hint. */
+  providers: Pick<ActiveAgent, 'vad' | 'stt' | 'language'>;
+  options: Pick<TurnHandlingOptions, 'discardAudioIfUninterruptible'>;
+  /** While an uninterruptible speech plays, the STT may hear silence instead of the user. */
+  playback: Pick<ActivityState, 'playingSpeechIsUninterruptible'>;
+  /** Receives what the streams hear, and learns when nobody can be heard any more. */
+  listener: Pick<UserInputRouter, 'vadEvent' | 'sttEvent' | 'vadLost' | 'inputEnded'>;
+  /** Stream failures are reported and their restarts traced. */
+  reporter: Pick<SessionReporter, 'trace' | 'error'>;
 }
 
 const RESTART_INITIAL_DELAY_MS = 100;
@@ -66,7 +66,7 @@ export class InputPipeline {
   reopenStreams(): void {
     this.closeSlot(this.vadSlot);
     this.closeSlot(this.sttSlot);
-    this.deps.onVadLost();
+    this.deps.listener.vadLost();
     this.openVad();
     this.openStt();
   }
@@ -93,25 +93,32 @@ export class InputPipeline {
         const stt = this.sttSlot.stream;
         if (stt) {
           stt.pushFrame(
-            this.deps.discardForStt()
+            this.sttMustHearSilence()
               ? AudioFrame.silence(frame.sampleRate, frame.channels, frame.samplesPerChannel)
               : frame,
           );
         }
       }
     } catch (error) {
-      if (!signal.aborted) this.deps.onError('audio_input', error, false);
+      if (!signal.aborted) this.deps.reporter.error('audio_input', error, false);
     }
     if (signal.aborted) return;
-    this.deps.trace({ type: 'audio_input_ended' });
+    this.deps.reporter.trace({ type: 'audio_input_ended' });
     this.vadSlot.stream?.endInput();
     this.sttSlot.stream?.endInput();
-    this.deps.onVadLost();
-    this.deps.onInputEnded();
+    this.deps.listener.vadLost();
+    this.deps.listener.inputEnded();
+  }
+
+  /** The STT hears silence of the same length while input must be discarded; the VAD always hears all. */
+  private sttMustHearSilence(): boolean {
+    return (
+      this.deps.options.discardAudioIfUninterruptible && this.deps.playback.playingSpeechIsUninterruptible
+    );
   }
 
   private openVad(): void {
-    const vad = this.deps.vad();
+    const vad = this.deps.providers.vad;
     if (!vad || this.controller.signal.aborted) return;
     const generation = ++this.vadSlot.generation;
     this.track(
@@ -119,27 +126,27 @@ export class InputPipeline {
         this.vadSlot,
         generation,
         () => vad.stream({ signal: this.controller.signal }),
-        (event) => this.deps.onVadEvent(event),
+        (event) => this.deps.listener.vadEvent(event),
         'vad',
       ),
     );
   }
 
   private openStt(): void {
-    const stt = this.deps.stt();
+    const stt = this.deps.providers.stt;
     if (!stt || this.controller.signal.aborted) return;
     const generation = ++this.sttSlot.generation;
-    const language = this.deps.language();
+    const language = this.deps.providers.language;
     this.track(
       this.consume<STTStream, STTEvent>(
         this.sttSlot,
         generation,
         () =>
-          openSttStream(stt, this.deps.vad(), this.deps.clock, {
+          openSttStream(stt, this.deps.providers.vad, this.deps.clock, {
             signal: this.controller.signal,
             ...(language ? { language } : {}),
           }),
-        (event) => this.deps.onSttEvent(event),
+        (event) => this.deps.listener.sttEvent(event),
         'stt',
       ),
     );
@@ -162,8 +169,8 @@ export class InputPipeline {
         stream = open();
       } catch (error) {
         // A stream that cannot even be opened is misconfigured: retrying would only repeat the error.
-        if (source === 'vad') this.deps.onVadLost();
-        this.deps.onError(source, error, false);
+        if (source === 'vad') this.deps.listener.vadLost();
+        this.deps.reporter.error(source, error, false);
         return;
       }
       try {
@@ -179,14 +186,17 @@ export class InputPipeline {
       if (slot.generation !== generation || signal.aborted) return;
       if (failure === undefined || isAbortError(failure)) {
         // The stream ended by itself (input ended): nothing to restart.
-        if (source === 'vad') this.deps.onVadLost();
+        if (source === 'vad') this.deps.listener.vadLost();
         slot.stream = undefined;
         return;
       }
       slot.stream = undefined;
-      if (source === 'vad') this.deps.onVadLost();
-      this.deps.onError(source, failure, true);
-      this.deps.trace({ type: source === 'vad' ? 'vad_restarted' : 'stt_restarted', error: String(failure) });
+      if (source === 'vad') this.deps.listener.vadLost();
+      this.deps.reporter.error(source, failure, true);
+      this.deps.reporter.trace({
+        type: source === 'vad' ? 'vad_restarted' : 'stt_restarted',
+        error: String(failure),
+      });
       try {
         await this.deps.clock.sleep(delay, signal);
       } catch {

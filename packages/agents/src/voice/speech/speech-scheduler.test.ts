@@ -5,10 +5,20 @@ import { type OutputGrant, SpeechScheduler } from './speech-scheduler.js';
 /** The scheduler with its decisions recorded in order. */
 function rig() {
   const log: string[] = [];
+  /** What the scheduler told the activity state: speeches holding the output. */
+  const underWay = new Set<SpeechHandle>();
   const scheduler = new SpeechScheduler({
-    onQueued: (handle) => log.push(`queued ${handle.id}`),
-    onGranted: (grant) => log.push(`granted ${grant.handle.id}#${grant.step}`),
-    onReleased: (grant) => log.push(`released ${grant.handle.id}#${grant.step}`),
+    reporter: {
+      trace: (record) => {
+        if (record.type === 'speech_queued') log.push(`queued ${record.speechId}`);
+        if (record.type === 'speech_authorized') log.push(`granted ${record.speechId}#${record.step}`);
+        if (record.type === 'speech_released') log.push(`released ${record.speechId}#${record.step}`);
+      },
+    },
+    activity: {
+      speechAuthorized: (handle) => underWay.add(handle),
+      speechReleased: (handle) => underWay.delete(handle),
+    },
   });
   const granted: string[] = [];
   /** Requests a step and records the grant (or its refusal) when it resolves. */
@@ -19,7 +29,7 @@ function rig() {
     );
     return pending;
   };
-  return { scheduler, log, granted, request };
+  return { scheduler, log, granted, request, underWay };
 }
 
 let count = 0;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../time/virtual-clock.js';
-import type { AudioOutput } from '../io/audio-io.js';
 import { resolveTurnHandling, type TurnHandlingOptions } from '../session/options.js';
+import type { EventPayload } from '../session/session-reporter.js';
 import type { TraceRecord } from '../session/trace.js';
 import { PlayoutGate } from '../speech/playout-gate.js';
 import { SpeechHandle } from '../speech/speech-handle.js';
@@ -42,13 +42,34 @@ function rig(turnHandling: Partial<TurnHandlingOptions> = {}) {
     clock,
     options: resolveTurnHandling(turnHandling),
     gate,
-    audioOutput: () => sink as unknown as AudioOutput,
-    target: () => world.current ?? world.toolPhase[world.toolPhase.length - 1],
-    targetIsPlaying: () => world.playing !== undefined && world.playing === world.current,
-    turnDecisionPending: () => world.endpointingPending,
-    trace: (record) => traces.push({ ...record, atMs: clock.now() }),
-    onFalseInterruption: (handle) => falseInterruptions.push(`${handle.id}@${clock.now()}`),
-    onPausedChanged: () => pauseChanges++,
+    audioOutput: sink,
+    scheduler: {
+      get current() {
+        return world.current;
+      },
+    },
+    activity: {
+      get playingSpeech() {
+        return world.playing;
+      },
+      get latestToolPhaseSpeech() {
+        return world.toolPhase[world.toolPhase.length - 1];
+      },
+      outputPauseChanged: () => pauseChanges++,
+    },
+    turns: {
+      get endpointingPending() {
+        return world.endpointingPending;
+      },
+    },
+    reporter: {
+      trace: (record) => traces.push({ ...record, atMs: clock.now() }),
+      event: (name, payload) => {
+        if (name !== 'agent_false_interruption') return;
+        const { speechId, resumed } = payload as unknown as EventPayload<'agent_false_interruption'>;
+        falseInterruptions.push(`${speechId}@${clock.now()}${resumed ? '' : ' (not resumed)'}`);
+      },
+    },
   });
   const at = (ms: number): Promise<void> => clock.advance(ms - clock.now());
   /** A speech that holds the output and sends frames. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ChatContext } from '../../llm/chat-context.js';
 import type { TurnDetector } from '../../providers/turn-detector.js';
 import { VirtualClock } from '../../time/virtual-clock.js';
+import { FakeSTT } from '../../test-support/session-harness.js';
 import { createIdGenerator } from '../../utils/ids.js';
 import { resolveTurnHandling, type TurnHandlingOptions } from '../session/options.js';
 import type { TraceRecord } from '../session/trace.js';
@@ -23,24 +24,29 @@ function rig(options: RigOptions = {}) {
   const lateFinals: Array<{ turnId: string; transcript: string; atMs: number }> = [];
   const userStates: string[] = [];
   const traces: Array<TraceRecord & { atMs: number }> = [];
-  const errors: unknown[] = [];
-  const ids = createIdGenerator();
+  const errors: Array<{ source: string; error: unknown }> = [];
   const tracker = new UserTurnTracker({
     clock,
     options: resolveTurnHandling(options.turnHandling),
-    sttPresent: () => options.stt ?? true,
-    turnDetector: () => options.detector,
-    chatCtxWithPendingTurn: (text) => {
-      const ctx = new ChatContext();
-      ctx.addMessage({ role: 'user', content: text });
-      return ctx;
+    providers: {
+      stt: options.stt === false ? undefined : new FakeSTT(clock, []),
+      turnDetector: options.detector,
+      chatCtxWithPendingTurn: (text) => {
+        const ctx = new ChatContext();
+        ctx.addMessage({ role: 'user', content: text });
+        return ctx;
+      },
     },
-    nextTurnId: () => ids('turn'),
-    trace: (record) => traces.push({ ...record, atMs: clock.now() }),
-    onUserStateChanged: (_old, next) => userStates.push(`${next}@${clock.now()}`),
-    onTurnCommitted: (turn) => turns.push(turn),
-    onLateFinal: (turnId, transcript) => lateFinals.push({ turnId, transcript, atMs: clock.now() }),
-    onError: (error) => errors.push(error),
+    ids: createIdGenerator(),
+    reporter: {
+      trace: (record) => traces.push({ ...record, atMs: clock.now() }),
+      error: (source, error) => errors.push({ source, error }),
+    },
+    listener: {
+      userStateChanged: (_old, next) => userStates.push(`${next}@${clock.now()}`),
+      turnCommitted: (turn) => turns.push(turn),
+      lateFinalArrived: (turnId, transcript) => lateFinals.push({ turnId, transcript, atMs: clock.now() }),
+    },
   });
   tracker.setVadPresent(options.vad ?? true);
   /** Advances the clock to an absolute time, firing every timer due on the way. */
@@ -360,7 +366,7 @@ describe('UserTurnTracker: endpointing with a turn detector', () => {
     await utterance(r);
     await r.at(LAST_SPEECH + MIN);
     expect(r.turns.map((x) => x.committedAtMs)).toEqual([LAST_SPEECH + MIN]);
-    expect(r.errors).toEqual([failure]);
+    expect(r.errors).toEqual([{ source: 'turn_detector', error: failure }]);
     expect(r.traces.find((x) => x.type === 'end_of_turn_prediction')).toMatchObject({
       probability: undefined,
       delayMs: MIN,
