@@ -1,32 +1,32 @@
 import { setMaxListeners } from 'node:events';
 import { AudioFrame } from '../../audio/audio-frame.js';
 import { isAbortError } from '../../errors.js';
-import type { ProviderProblem } from '../../providers/common.js';
-import type { STT, STTEvent, STTStream } from '../../providers/stt.js';
-import type { VAD, VADEvent, VADStream } from '../../providers/vad.js';
+import type { STTEvent, STTStream } from '../../providers/stt.js';
+import type { VADEvent, VADStream } from '../../providers/vad.js';
 import type { Clock } from '../../time/clock.js';
-import type { AudioInput } from '../../providers/audio-io.js';
-import type { ErrorSource } from '../session/session-events.js';
+import type { ProviderProblem } from '../../providers/common.js';
 import { SttStreamOpener } from './stt-stream.js';
 import { untilAborted } from '../../utils/abortable.js';
-import type { TraceRecord } from '../session/trace.js';
+import type { ActiveAgent } from '../agent/active-agent.js';
+import type { AudioInput } from '../../providers/audio-io.js';
+import type { ActivityState } from '../session/activity-state.js';
+import type { TurnHandlingOptions } from '../session/options.js';
+import type { SessionReporter } from '../session/session-reporter.js';
+import type { UserInputRouter } from '../session/user-input-router.js';
 
 export interface InputPipelineDeps {
   clock: Clock;
-  vad(): VAD | undefined;
-  stt(): STT | undefined;
-  language(): string | undefined;
-  /** While true, the STT hears silence of the same length instead of the user (the VAD still hears all). */
-  discardForStt(): boolean;
-  onVadEvent(event: VADEvent): void;
-  onSttEvent(event: STTEvent): void;
-  /** The VAD can no longer hear the user (failed, closed, or input ended). */
-  onVadLost(): void;
-  onInputEnded(): void;
-  onError(source: ErrorSource, error: unknown, recoverable: boolean): void;
-  /** A provider recovered from a problem by itself; the session reports it as a recoverable error. */
-  onProblem(source: 'vad' | 'stt', problem: ProviderProblem): void;
-  trace(record: TraceRecord): void;
+  /** The VAD and the STT to open (the active agent's, else the session's), and the language hint. */
+  providers: Pick<ActiveAgent, 'vad' | 'stt' | 'language'>;
+  options: Pick<TurnHandlingOptions, 'discardAudioIfUninterruptible'>;
+  /** While an uninterruptible speech plays, the STT may hear silence instead of the user. */
+  playback: Pick<ActivityState, 'playingSpeechIsUninterruptible'>;
+  /** Receives what the streams hear, and learns when nobody can be heard any more. */
+  listener: Pick<UserInputRouter, 'vadEvent' | 'sttEvent' | 'vadLost' | 'inputEnded'>;
+  /** Stream failures are reported and their restarts traced. */
+  reporter: Pick<SessionReporter, 'trace' | 'error' | 'problem'>;
+  /** Turns the STT into a live stream at a rate it accepts; the session's own by default. */
+  sttOpener?: Pick<SttStreamOpener, 'open'>;
 }
 
 const RESTART_INITIAL_DELAY_MS = 100;
@@ -49,10 +49,10 @@ export class InputPipeline {
   private inputTask: Promise<void> | undefined;
   private readonly loops = new Set<Promise<void>>();
   private framesIn = 0;
-  private readonly sttOpener: SttStreamOpener;
+  private readonly sttOpener: Pick<SttStreamOpener, 'open'>;
 
   constructor(private readonly deps: InputPipelineDeps) {
-    this.sttOpener = new SttStreamOpener(deps.clock);
+    this.sttOpener = deps.sttOpener ?? new SttStreamOpener(deps.clock);
     // The input loop and every (re)opened VAD/STT stream listen to this one signal.
     setMaxListeners(0, this.controller.signal);
   }
@@ -71,7 +71,7 @@ export class InputPipeline {
   reopenStreams(): void {
     this.closeSlot(this.vadSlot);
     this.closeSlot(this.sttSlot);
-    this.deps.onVadLost();
+    this.deps.listener.vadLost();
     this.openVad();
     this.openStt();
   }
@@ -98,25 +98,32 @@ export class InputPipeline {
         const stt = this.sttSlot.stream;
         if (stt) {
           stt.pushFrame(
-            this.deps.discardForStt()
+            this.sttMustHearSilence()
               ? AudioFrame.silence(frame.sampleRate, frame.channels, frame.samplesPerChannel)
               : frame,
           );
         }
       }
     } catch (error) {
-      if (!signal.aborted) this.deps.onError('audio_input', error, false);
+      if (!signal.aborted) this.deps.reporter.error('audio_input', error, false);
     }
     if (signal.aborted) return;
-    this.deps.trace({ type: 'audio_input_ended' });
+    this.deps.reporter.trace({ type: 'audio_input_ended' });
     this.vadSlot.stream?.endInput();
     this.sttSlot.stream?.endInput();
-    this.deps.onVadLost();
-    this.deps.onInputEnded();
+    this.deps.listener.vadLost();
+    this.deps.listener.inputEnded();
+  }
+
+  /** The STT hears silence of the same length while input must be discarded; the VAD always hears all. */
+  private sttMustHearSilence(): boolean {
+    return (
+      this.deps.options.discardAudioIfUninterruptible && this.deps.playback.playingSpeechIsUninterruptible
+    );
   }
 
   private openVad(): void {
-    const vad = this.deps.vad();
+    const vad = this.deps.providers.vad;
     if (!vad || this.controller.signal.aborted) return;
     const generation = ++this.vadSlot.generation;
     this.track(
@@ -126,30 +133,30 @@ export class InputPipeline {
         () =>
           vad.stream({
             signal: this.controller.signal,
-            onProblem: (problem) => this.deps.onProblem('vad', problem),
+            onProblem: (problem) => this.deps.reporter.problem('vad', problem),
           }),
-        (event) => this.deps.onVadEvent(event),
+        (event) => this.deps.listener.vadEvent(event),
         'vad',
       ),
     );
   }
 
   private openStt(): void {
-    const stt = this.deps.stt();
+    const stt = this.deps.providers.stt;
     if (!stt || this.controller.signal.aborted) return;
     const generation = ++this.sttSlot.generation;
-    const language = this.deps.language();
+    const language = this.deps.providers.language;
     this.track(
       this.consume<STTStream, STTEvent>(
         this.sttSlot,
         generation,
         () =>
-          this.sttOpener.open(stt, this.deps.vad(), {
+          this.sttOpener.open(stt, this.deps.providers.vad, {
             signal: this.controller.signal,
-            onProblem: (problem) => this.deps.onProblem('stt', problem),
+            onProblem: (problem) => this.deps.reporter.problem('stt', problem),
             ...(language ? { language } : {}),
           }),
-        (event) => this.deps.onSttEvent(event),
+        (event) => this.deps.listener.sttEvent(event),
         'stt',
       ),
     );
@@ -172,8 +179,8 @@ export class InputPipeline {
         stream = open();
       } catch (error) {
         // A stream that cannot even be opened is misconfigured: retrying would only repeat the error.
-        if (source === 'vad') this.deps.onVadLost();
-        this.deps.onError(source, error, false);
+        if (source === 'vad') this.deps.listener.vadLost();
+        this.deps.reporter.error(source, error, false);
         return;
       }
       try {
@@ -189,14 +196,17 @@ export class InputPipeline {
       if (slot.generation !== generation || signal.aborted) return;
       if (failure === undefined || isAbortError(failure)) {
         // The stream ended by itself (input ended): nothing to restart.
-        if (source === 'vad') this.deps.onVadLost();
+        if (source === 'vad') this.deps.listener.vadLost();
         slot.stream = undefined;
         return;
       }
       slot.stream = undefined;
-      if (source === 'vad') this.deps.onVadLost();
-      this.deps.onError(source, failure, true);
-      this.deps.trace({ type: source === 'vad' ? 'vad_restarted' : 'stt_restarted', error: String(failure) });
+      if (source === 'vad') this.deps.listener.vadLost();
+      this.deps.reporter.error(source, failure, true);
+      this.deps.reporter.trace({
+        type: source === 'vad' ? 'vad_restarted' : 'stt_restarted',
+        error: String(failure),
+      });
       try {
         await this.deps.clock.sleep(delay, signal);
       } catch {

@@ -1,5 +1,5 @@
 import type { ChatItem, ChatMessage, FunctionCallOutput } from '../../llm/chat-context.js';
-import type { Agent } from '../agent/agent.js';
+import type { ActiveAgent } from '../agent/active-agent.js';
 import type { AgentSession } from './agent-session.js';
 import type { SpeechHandle } from '../speech/speech-handle.js';
 import type { PlayoutResult } from '../speech/speech-playout.js';
@@ -13,7 +13,7 @@ export class ConversationLog {
   constructor(
     // biome-ignore lint/suspicious/noExplicitAny: serves sessions of any user data type.
     private readonly session: AgentSession<any>,
-    private readonly agent: () => Agent,
+    private readonly agents: Pick<ActiveAgent, 'current'>,
   ) {}
 
   userMessage(text: string): ChatMessage {
@@ -28,7 +28,7 @@ export class ConversationLog {
   }
 
   add(item: ChatItem): void {
-    this.agent().chatCtx.insert(item);
+    this.agents.current.chatCtx.insert(item);
     if (this.session.history.getById(item.id) === undefined) this.session.history.insert(item);
     this.session.emit('conversation_item_added', { item, atMs: this.session.clock.now() });
   }
@@ -82,6 +82,6 @@ export class ConversationLog {
     if (!message) return;
     const updated: ChatMessage = { ...message, content: [transcript] };
     this.session.history.replace(updated);
-    this.agent().chatCtx.replace(updated);
+    this.agents.current.chatCtx.replace(updated);
   }
 }

@@ -1,23 +1,26 @@
 import type { AudioFrame } from '../../audio/audio-frame.js';
 import { ProviderProblemError, VoxwireError } from '../../errors.js';
-import type { ChatContext, FunctionCall, FunctionCallOutput } from '../../llm/chat-context.js';
+import type { ChatContext, FunctionCall } from '../../llm/chat-context.js';
 import type { LLM, LLMUsage, ToolChoice } from '../../providers/llm.js';
-import type { TTS } from '../../providers/tts.js';
 import { Channel } from '../../stream/channel.js';
 import type { Clock } from '../../time/clock.js';
 import type { Agent } from '../agent/agent.js';
 import { RunContext } from '../tools/run-context.js';
 import { toolDefinitions } from '../tools/tool.js';
 import { toLLMMessages } from '../../llm/llm-messages.js';
-import type { SessionMetrics } from '../session/session-events.js';
 import type { SpeechHandle } from './speech-handle.js';
-import { type PlayoutDeps, type PlayoutResult, playSpeechStep } from './speech-playout.js';
+import { type PlayoutDeps, playSpeechStep } from './speech-playout.js';
 import type { SpeechScheduler } from './speech-scheduler.js';
 import { type ToolCallResult, ToolRunner } from '../tools/tool-runner.js';
-import type { TraceRecord } from '../session/trace.js';
 import type { AgentSession } from '../session/agent-session.js';
 import { tagErrorSource } from '../session/error-source.js';
 import { untilAborted } from '../../utils/abortable.js';
+import type { IdGenerator } from '../../utils/ids.js';
+import type { ActiveAgent } from '../agent/active-agent.js';
+import type { AgentTransitions } from '../agent/agent-transitions.js';
+import type { ActivityState } from '../session/activity-state.js';
+import type { ConversationLog } from '../session/conversation-log.js';
+import type { SessionReporter } from '../session/session-reporter.js';
 
 /** No LLM is configured for the active agent or the session. */
 export class MissingProviderError extends VoxwireError {
@@ -28,27 +31,25 @@ export interface ReplyDeps {
   clock: Clock;
   // biome-ignore lint/suspicious/noExplicitAny: replies run for sessions of any user data type.
   session: AgentSession<any>;
-  scheduler: SpeechScheduler;
+  /** A speech's place in the queue is kept for its next step while its tools run. */
+  scheduler: Pick<SpeechScheduler, 'request' | 'reserve'>;
   playout: PlayoutDeps;
   maxToolSteps: number;
-  agent(): Agent;
-  llm(): LLM | undefined;
-  tts(): TTS | undefined;
-  newId(prefix: string): string;
-  trace(record: TraceRecord): void;
-  addAssistantMessage(playout: PlayoutResult): void;
-  /** Records a batch's calls and outputs in history, exactly once. */
-  recordToolBatch(handle: SpeechHandle, results: ToolCallResult[]): FunctionCallOutput[];
-  onToolCrash(error: unknown): void;
-  handoff(agent: Agent): Promise<void>;
-  metrics(metrics: SessionMetrics): void;
+  /** The agent in charge, and the session's LLM and TTS for an agent without its own. */
+  agents: Pick<ActiveAgent, 'current' | 'llm' | 'tts'>;
+  newId: IdGenerator;
+  reporter: Pick<SessionReporter, 'trace' | 'metrics' | 'error'>;
+  /** Records what was heard, and each batch's calls and outputs exactly once. */
+  log: Pick<ConversationLog, 'addAssistantMessage' | 'addToolBatch'>;
+  transitions: Pick<AgentTransitions, 'handoff'>;
   /**
-   * Marks the time a speech's tools run: it is then a target for interruptions, the user is not away,
-   * and its place in the speech queue is kept for its next step.
+   * A step's LLM activity and the time its tools run shape the agent state; while tools run the speech is
+   * also a target for interruptions and the user is not away.
    */
-  setToolPhase(handle: SpeechHandle, active: boolean): void;
-  /** Marks a step's LLM activity for the derived agent state. */
-  setGenerating(handle: SpeechHandle, active: boolean): void;
+  activity: Pick<
+    ActivityState,
+    'generationStarted' | 'generationEnded' | 'toolPhaseStarted' | 'toolPhaseEnded'
+  >;
 }
 
 export interface ReplyRequest {
@@ -74,9 +75,9 @@ export async function runSay(deps: ReplyDeps, handle: SpeechHandle, request: Say
     const playout = await playSpeechStep(deps.playout, handle, {
       text,
       audio: request.audio,
-      tts: deps.tts(),
+      tts: deps.agents.tts,
     });
-    if (request.addToChatCtx) deps.addAssistantMessage(playout);
+    if (request.addToChatCtx) deps.log.addAssistantMessage(playout);
     handle.markDone(playout.interrupted ? 'interrupted' : 'played');
   } finally {
     grant.release();
@@ -95,8 +96,8 @@ export async function runReply(deps: ReplyDeps, handle: SpeechHandle, request: R
     if (!grant) break;
     // A reply belongs to the agent that was in charge when it started: after a handoff or the end of an
     // AgentTask, the new agent answers in its own replies instead.
-    owner ??= deps.agent();
-    if (owner !== deps.agent()) {
+    owner ??= deps.agents.current;
+    if (owner !== deps.agents.current) {
       grant.release();
       break;
     }
@@ -109,7 +110,7 @@ export async function runReply(deps: ReplyDeps, handle: SpeechHandle, request: R
     });
     try {
       const agent = owner;
-      const llm = agent.llm ?? deps.llm();
+      const llm = agent.llm ?? deps.agents.llm;
       if (!llm) {
         throw tagErrorSource(
           new MissingProviderError('No LLM is configured: pass `llm` to the AgentSession or the Agent'),
@@ -121,7 +122,12 @@ export async function runReply(deps: ReplyDeps, handle: SpeechHandle, request: R
         tools: agent.tools,
         makeContext: (call) => new RunContext(deps.session, handle, call, () => stepPlayed),
         onStarted: (call) =>
-          deps.trace({ type: 'tool_started', speechId: handle.id, callId: call.callId, name: call.name }),
+          deps.reporter.trace({
+            type: 'tool_started',
+            speechId: handle.id,
+            callId: call.callId,
+            name: call.name,
+          }),
       });
       const chatCtx = buildChatCtx(agent, request.instructions);
       const text = new Channel<string>({ capacity: 256, overflow: 'block', name: `llm-text-${handle.id}` });
@@ -132,9 +138,12 @@ export async function runReply(deps: ReplyDeps, handle: SpeechHandle, request: R
       // Awaited below; a playout failure must not leave this rejection unobserved.
       generation.catch(() => {});
       try {
-        const playout = await playSpeechStep(deps.playout, handle, { text, tts: agent.tts ?? deps.tts() });
+        const playout = await playSpeechStep(deps.playout, handle, {
+          text,
+          tts: agent.tts ?? deps.agents.tts,
+        });
         await generation;
-        deps.addAssistantMessage(playout);
+        deps.log.addAssistantMessage(playout);
       } finally {
         text.dispose();
       }
@@ -145,27 +154,28 @@ export async function runReply(deps: ReplyDeps, handle: SpeechHandle, request: R
       grant.release();
     }
     if (calls.length > 0 && runner) {
-      deps.setToolPhase(handle, true);
+      deps.activity.toolPhaseStarted(handle);
+      deps.scheduler.reserve(handle);
       let results: ToolCallResult[];
       try {
         results = await runner.results();
       } finally {
-        deps.setToolPhase(handle, false);
+        deps.activity.toolPhaseEnded(handle);
       }
       for (const r of results) {
-        deps.trace({
+        deps.reporter.trace({
           type: 'tool_finished',
           speechId: handle.id,
           callId: r.call.callId,
           name: r.call.name,
           outcome: r.outcome,
         });
-        if (r.crash !== undefined) deps.onToolCrash(r.crash);
+        if (r.crash !== undefined) deps.reporter.error('tool', r.crash, true);
       }
-      const outputs = deps.recordToolBatch(handle, results);
+      const outputs = deps.log.addToolBatch(handle, results);
       const handoff = results.find((r) => r.handoff)?.handoff;
       if (handoff && !stepError) {
-        await deps.handoff(handoff);
+        await deps.transitions.handoff(handoff);
         break;
       }
       const wantsReply = outputs.some((o) => o.output !== '' || o.isError);
@@ -196,7 +206,7 @@ async function generate(
   const startedAt = deps.clock.now();
   let ttft: number | undefined;
   let usage: LLMUsage | undefined;
-  deps.setGenerating(handle, true);
+  deps.activity.generationStarted(handle);
   try {
     const tools = llm.supportsToolCalls ? toolDefinitions(agent.tools) : [];
     const stream = llm.chat({
@@ -237,10 +247,10 @@ async function generate(
     else text.fail(tagErrorSource(error, 'llm'));
     if (!signal.aborted) throw error;
   } finally {
-    deps.setGenerating(handle, false);
+    deps.activity.generationEnded(handle);
     const durationMs = deps.clock.now() - startedAt;
     const generatingMs = durationMs - (ttft ?? 0);
-    deps.metrics({
+    deps.reporter.metrics({
       type: 'llm',
       speechId: handle.id,
       label: llm.label,

@@ -1,14 +1,19 @@
 import type { AudioFrame } from '../../audio/audio-frame.js';
+import { AudioResampler } from '../../audio/resampler.js';
 import { isAbortError } from '../../errors.js';
-import type { TTS, TTSStream } from '../../providers/tts.js';
+import type { TTS } from '../../providers/tts.js';
 import type { Clock } from '../../time/clock.js';
 import { raceAbort, untilAborted, waitAtMost } from '../../utils/abortable.js';
 import type { AudioOutput, TextOutput } from '../../providers/audio-io.js';
+import type { ActivityState } from '../session/activity-state.js';
+import { tagErrorSource } from '../session/error-source.js';
+import type { LatencyMetrics } from '../session/latency-metrics.js';
+import type { SessionReporter } from '../session/session-reporter.js';
+import type { InterruptionPolicy } from '../turn/interruption-policy.js';
 import type { PlayoutGate } from './playout-gate.js';
 import type { SpeechHandle } from './speech-handle.js';
 import { type SpeakingRate, TranscriptSync } from './transcript-sync.js';
-import { tagErrorSource } from '../session/error-source.js';
-import { AudioResampler } from '../../audio/resampler.js';
+import type { TtsStreamOpener } from './tts-stream.js';
 
 export interface PlayoutDeps {
   clock: Clock;
@@ -19,16 +24,17 @@ export interface PlayoutDeps {
   interruptedPlayoutTimeoutMs: number;
   /** Slack on top of the audio's own duration before a silent sink is given up on. */
   playoutWatchdogSlackMs: number;
-  onFrame(handle: SpeechHandle, frame: AudioFrame): void;
-  onFirstFrame(handle: SpeechHandle): void;
-  /** Last chance to hold a frame back (the user may be speaking). */
-  beforeFrame(handle: SpeechHandle): void;
-  onTtsFirstByte(handle: SpeechHandle, ttfbMs: number): void;
-  onWatchdog(handle: SpeechHandle, waitedMs: number): void;
-  /** Opens a streaming TTS, adapting non-streaming providers. */
-  openTts(tts: TTS, signal: AbortSignal): TTSStream;
+  /** Last chance to hold a frame back: the user may be speaking. */
+  policy: Pick<InterruptionPolicy, 'onFrameReady'>;
+  /** The agent speaks from the first frame on. */
+  activity: Pick<ActivityState, 'playbackStarted'>;
+  metrics: Pick<LatencyMetrics, 'firstFrameSent' | 'ttsFirstByte'>;
+  /** Every frame sent is traced; a sink that never confirms playout is reported. */
+  reporter: Pick<SessionReporter, 'trace' | 'error'>;
   /** Learned across the session's speeches; maps played audio to heard text. */
   speakingRate: SpeakingRate;
+  /** Opens this session's syntheses (batch synthesizers get a sentence adapter of the session's own). */
+  tts: Pick<TtsStreamOpener, 'open'>;
 }
 
 export interface PlayoutSource {
@@ -108,15 +114,23 @@ export async function playSpeechStep(
       if (produced.samplesPerChannel === 0) continue;
       const frame = conform(produced);
       if (!frame) continue;
-      deps.beforeFrame(handle);
+      deps.policy.onFrameReady(handle);
       await deps.gate.waitOpen(signal);
       if (!output) break;
       await raceAbort(output.captureFrame(frame), signal);
-      if (sentFrames === 0) deps.onFirstFrame(handle);
+      if (sentFrames === 0) {
+        deps.activity.playbackStarted(handle);
+        deps.metrics.firstFrameSent(handle);
+      }
       sentFrames++;
       sentMs += frame.durationMs;
       if (source.audio) sync.pushAudio(frame.durationMs);
-      deps.onFrame(handle, frame);
+      deps.reporter.trace({
+        type: 'speech_frame',
+        speechId: handle.id,
+        durationMs: frame.durationMs,
+        allowInterruptions: handle.allowInterruptions,
+      });
     }
     if (source.audio && !signal.aborted) sync.markAudioComplete();
   } catch (error) {
@@ -157,7 +171,13 @@ export async function playSpeechStep(
           pausedSeen += extra;
           finished = await raceAbort(waitAtMost(deps.clock, playout, Math.max(extra, 100)), signal);
         }
-        if (finished === undefined) deps.onWatchdog(handle, waitMs);
+        if (finished === undefined) {
+          deps.reporter.error(
+            'audio_output',
+            new Error(`audio output did not report the end of playout of ${handle.id} within ${waitMs} ms`),
+            true,
+          );
+        }
         sync.revealAll();
         return {
           fullText: sync.fullText,
@@ -204,7 +224,7 @@ async function* synthesize(
     sync.markTextComplete();
     return;
   }
-  const tts = deps.openTts(source.tts!, signal);
+  const tts = deps.tts.open(source.tts!, signal);
   const startedAt = deps.clock.now();
   let first = true;
   const feeding = (async () => {
@@ -231,7 +251,7 @@ async function* synthesize(
     for await (const chunk of untilAborted(tts, signal)) {
       if (first) {
         first = false;
-        deps.onTtsFirstByte(handle, deps.clock.now() - startedAt);
+        deps.metrics.ttsFirstByte(handle, deps.clock.now() - startedAt);
       }
       sync.pushAudio(chunk.frame.durationMs);
       yield chunk.frame;

@@ -1,3 +1,5 @@
+import type { ActivityState } from '../session/activity-state.js';
+import type { SessionReporter } from '../session/session-reporter.js';
 import type { SpeechHandle } from './speech-handle.js';
 
 interface Request {
@@ -15,6 +17,13 @@ export interface OutputGrant {
   release(): void;
 }
 
+export interface SpeechSchedulerDeps {
+  /** Each decision is traced: queued, authorized, released. */
+  reporter: Pick<SessionReporter, 'trace'>;
+  /** A speech holding the output is under way (the agent thinks or speaks). */
+  activity: Pick<ActivityState, 'speechAuthorized' | 'speechReleased'>;
+}
+
 /**
  * Decides which speech may use the audio output. One grant at a time, highest priority first, then in
  * request order. A speech holds the output only while one of its steps plays, never while its tools
@@ -28,13 +37,7 @@ export class SpeechScheduler {
   private seq = 0;
   private closed = false;
 
-  constructor(
-    private readonly hooks: {
-      onQueued?(handle: SpeechHandle): void;
-      onGranted?(grant: OutputGrant): void;
-      onReleased?(grant: OutputGrant): void;
-    } = {},
-  ) {}
+  constructor(private readonly deps: SpeechSchedulerDeps) {}
 
   /** The speech whose step currently holds the output, if any. */
   get current(): SpeechHandle | undefined {
@@ -77,7 +80,7 @@ export class SpeechScheduler {
         },
       };
       this.insert(request);
-      this.hooks.onQueued?.(handle);
+      this.deps.reporter.trace({ type: 'speech_queued', speechId: handle.id, priority: handle.priority });
       this.unreserve(handle);
       this.pump();
     });
@@ -146,12 +149,14 @@ export class SpeechScheduler {
         if (released) return;
         released = true;
         if (this.active === grant) this.active = undefined;
-        this.hooks.onReleased?.(grant);
+        this.deps.reporter.trace({ type: 'speech_released', speechId: grant.handle.id, step: grant.step });
+        this.deps.activity.speechReleased(grant.handle);
         this.pump();
       },
     };
     this.active = grant;
-    this.hooks.onGranted?.(grant);
+    this.deps.reporter.trace({ type: 'speech_authorized', speechId: grant.handle.id, step: grant.step });
+    this.deps.activity.speechAuthorized(grant.handle);
     request.resolve(grant);
   }
 }

@@ -1,25 +1,29 @@
+import { countWords } from '../../adapters/sentence-tokenizer.js';
 import type { Clock, TimerHandle } from '../../time/clock.js';
 import type { AudioOutput } from '../../providers/audio-io.js';
-import { countWords } from '../../adapters/sentence-tokenizer.js';
+import type { ActivityState } from '../session/activity-state.js';
 import type { TurnHandlingOptions } from '../session/options.js';
+import type { SessionReporter } from '../session/session-reporter.js';
+import type { InterruptReason } from '../session/trace.js';
 import type { PlayoutGate } from '../speech/playout-gate.js';
 import type { SpeechHandle } from '../speech/speech-handle.js';
-import type { InterruptReason, TraceRecord } from '../session/trace.js';
+import type { SpeechScheduler } from '../speech/speech-scheduler.js';
+import type { UserTurnTracker } from './user-turn-tracker.js';
 
 export interface InterruptionPolicyDeps {
   clock: Clock;
   options: TurnHandlingOptions;
+  /** Owned by the policy: closed while a speech is paused. */
   gate: PlayoutGate;
-  audioOutput: () => AudioOutput | undefined;
-  /** The speech that would be cut: the one holding the output, else one whose tools are running. */
-  target(): SpeechHandle | undefined;
-  /** True while the target is sending audio (it may be paused rather than cut). */
-  targetIsPlaying(): boolean;
+  audioOutput: Pick<AudioOutput, 'canPause' | 'pause' | 'resume'> | undefined;
+  /** Which speech holds the output. */
+  scheduler: Pick<SpeechScheduler, 'current'>;
+  /** Which speech plays, whose tools run; told when the output pauses or resumes. */
+  activity: Pick<ActivityState, 'playingSpeech' | 'latestToolPhaseSpeech' | 'outputPauseChanged'>;
   /** An end-of-turn decision is pending: a paused speech waits for it. */
-  turnDecisionPending(): boolean;
-  trace(record: TraceRecord): void;
-  onFalseInterruption(handle: SpeechHandle): void;
-  onPausedChanged(): void;
+  turns: Pick<UserTurnTracker, 'endpointingPending'>;
+  /** Pauses, resumes and cuts are traced; a false interruption is announced. */
+  reporter: Pick<SessionReporter, 'trace' | 'event'>;
 }
 
 /**
@@ -55,16 +59,16 @@ export class InterruptionPolicy {
     if (!this.userSpeaking) return;
     this.speechMs = Math.max(this.speechMs, speechDurationMs);
     if (this.speechMs < this.deps.options.minInterruptionDuration) return;
-    const target = this.deps.target();
+    const target = this.target();
     if (!target?.interruptible) return;
-    const mayResume = this.deps.options.resumeFalseInterruption && this.deps.targetIsPlaying();
+    const mayResume = this.deps.options.resumeFalseInterruption && this.targetIsPlaying();
     if (!mayResume) this.interrupt(target, 'user_speech');
   }
 
   onUserTranscript(text: string): void {
     this.words = Math.max(this.words, countWords(text));
     if (this.words < Math.max(1, this.deps.options.minInterruptionWords)) return;
-    const target = this.deps.target();
+    const target = this.target();
     if (target?.interruptible && (this.userSpeaking || this.paused)) this.interrupt(target, 'user_words');
   }
 
@@ -80,7 +84,7 @@ export class InterruptionPolicy {
     this.cancelFalseTimer();
     this.falseTimer = this.deps.clock.setTimer(this.deps.options.falseInterruptionTimeout, () => {
       this.falseTimer = undefined;
-      if (this.deps.turnDecisionPending()) this.awaitingTurnDecision = true;
+      if (this.deps.turns.endpointingPending) this.awaitingTurnDecision = true;
       else this.resume(true);
     });
   }
@@ -90,7 +94,7 @@ export class InterruptionPolicy {
     // The turn cuts on its own words: interim words that its final dropped (an empty final) already
     // had their chance to interrupt, and must not cut a speech that started after them.
     const words = countWords(transcript);
-    const target = this.deps.target();
+    const target = this.target();
     const reached =
       words >= Math.max(1, this.deps.options.minInterruptionWords) ||
       (words > 0 && this.speechMs >= this.deps.options.minInterruptionDuration);
@@ -127,9 +131,20 @@ export class InterruptionPolicy {
     this.deps.gate.resume();
   }
 
+  /** The speech a user's interruption hits: the one holding the output, else the latest running tools. */
+  private target(): SpeechHandle | undefined {
+    return this.deps.scheduler.current ?? this.deps.activity.latestToolPhaseSpeech;
+  }
+
+  /** True while the target sends audio (it may be paused rather than cut). */
+  private targetIsPlaying(): boolean {
+    const playing = this.deps.activity.playingSpeech;
+    return playing !== undefined && playing === this.deps.scheduler.current;
+  }
+
   private pauseIfNeeded(): void {
-    const target = this.deps.target();
-    if (target && this.deps.targetIsPlaying()) this.pause(target);
+    const target = this.target();
+    if (target && this.targetIsPlaying()) this.pause(target);
   }
 
   private pause(target: SpeechHandle): void {
@@ -144,24 +159,25 @@ export class InterruptionPolicy {
     };
     // The sink is paused only if it holds audio of this speech; a speech held before its first frame
     // has nothing there, and a cut would then leave the sink paused for everyone after it.
-    const output = this.deps.audioOutput();
-    const pauseSink =
-      output?.canPause === true && this.deps.targetIsPlaying() && this.deps.target() === target;
+    const output = this.deps.audioOutput;
+    const pauseSink = output?.canPause === true && this.targetIsPlaying() && this.target() === target;
     this.paused = { handle: target, off, sinkPaused: pauseSink };
     this.deps.gate.pause();
     if (pauseSink) output?.pause();
-    this.deps.trace({ type: 'speech_paused', speechId: target.id });
-    this.deps.onPausedChanged();
+    this.deps.reporter.trace({ type: 'speech_paused', speechId: target.id });
+    this.deps.activity.outputPauseChanged();
   }
 
   private resume(falseInterruption: boolean): void {
     const paused = this.paused;
     if (!paused) return;
     this.cancelFalseTimer();
-    if (falseInterruption) this.deps.onFalseInterruption(paused.handle);
-    this.deps.trace({ type: 'speech_resumed', speechId: paused.handle.id, falseInterruption });
+    if (falseInterruption) {
+      this.deps.reporter.event('agent_false_interruption', { speechId: paused.handle.id, resumed: true });
+    }
+    this.deps.reporter.trace({ type: 'speech_resumed', speechId: paused.handle.id, falseInterruption });
     this.release();
-    if (paused.sinkPaused) this.deps.audioOutput()?.resume();
+    if (paused.sinkPaused) this.deps.audioOutput?.resume();
   }
 
   /** Forgets the paused speech and opens the gate (the speech ended, was cut, or resumed). */
@@ -173,13 +189,18 @@ export class InterruptionPolicy {
     this.awaitingTurnDecision = false;
     this.cancelFalseTimer();
     this.deps.gate.resume();
-    this.deps.onPausedChanged();
+    this.deps.activity.outputPauseChanged();
   }
 
   private interrupt(target: SpeechHandle, reason: InterruptReason): void {
-    this.deps.trace({ type: 'speech_interrupt_requested', speechId: target.id, force: false, reason });
+    this.deps.reporter.trace({
+      type: 'speech_interrupt_requested',
+      speechId: target.id,
+      force: false,
+      reason,
+    });
     if (!target.requestInterrupt(reason, false)) return;
-    this.deps.trace({
+    this.deps.reporter.trace({
       type: 'speech_interrupted',
       speechId: target.id,
       reason,

@@ -1,9 +1,10 @@
-import type { ChatContext } from '../../llm/chat-context.js';
 import { toConversationTurns } from '../../llm/llm-messages.js';
-import type { TurnDetector } from '../../providers/turn-detector.js';
 import type { Clock, TimerHandle } from '../../time/clock.js';
+import type { IdGenerator } from '../../utils/ids.js';
+import type { ActiveAgent } from '../agent/active-agent.js';
 import type { TurnHandlingOptions } from '../session/options.js';
-import type { TraceRecord } from '../session/trace.js';
+import type { SessionReporter } from '../session/session-reporter.js';
+import type { SessionRuntime } from '../session/session-runtime.js';
 
 export type UserState = 'listening' | 'speaking' | 'away';
 
@@ -21,19 +22,17 @@ export interface CommittedTurn {
 
 export interface UserTurnTrackerDeps {
   clock: Clock;
-  /** Whether a recognizer is listening, so a final transcript can be expected after speech. */
-  sttPresent(): boolean;
   options: TurnHandlingOptions;
-  turnDetector: () => TurnDetector | undefined;
-  /** The conversation as the detector should see it, with the pending user text appended. */
-  chatCtxWithPendingTurn(transcript: string): ChatContext;
-  nextTurnId(): string;
-  trace(record: TraceRecord): void;
-  onUserStateChanged(oldState: UserState, newState: UserState): void;
-  onTurnCommitted(turn: CommittedTurn): void;
-  /** A final transcript arrived for speech whose turn was already committed from an interim. */
-  onLateFinal(turnId: string, transcript: string): void;
-  onError(error: unknown): void;
+  /**
+   * The recognizer (with one, a final transcript is expected after speech), the turn detector, and the
+   * conversation as the detector should see it.
+   */
+  providers: Pick<ActiveAgent, 'stt' | 'turnDetector' | 'chatCtxWithPendingTurn'>;
+  ids: IdGenerator;
+  /** Endpointing decisions are traced; a failing turn detector is reported. */
+  reporter: Pick<SessionReporter, 'trace' | 'error'>;
+  /** Hears about changes of `userState`, committed turns, and late finals of committed turns. */
+  listener: Pick<SessionRuntime, 'userStateChanged' | 'turnCommitted' | 'lateFinalArrived'>;
 }
 
 /**
@@ -72,7 +71,6 @@ export class UserTurnTracker {
     return joinText([...this.finals, this.interim]);
   }
 
-  /** What was heard before a new transcript of this kind (an interim replaces the previous interim). */
   /** The next final transcript only corrects a turn already committed from an interim. */
   get nextFinalIsLate(): boolean {
     return this.lateFinalFor !== undefined && !this.vadSpeaking && this.finals.length === 0;
@@ -95,10 +93,13 @@ export class UserTurnTracker {
 
   onVadStartOfSpeech(speechDurationMs: number): void {
     this.vadSpeaking = true;
-    this.awaitingFinal = this.deps.sttPresent();
+    this.awaitingFinal = this.deps.providers.stt !== undefined;
     this.lateFinalFor = undefined;
     this.cancelEndpointing();
-    this.deps.trace({ type: 'vad_start_of_speech', speechStartMs: this.deps.clock.now() - speechDurationMs });
+    this.deps.reporter.trace({
+      type: 'vad_start_of_speech',
+      speechStartMs: this.deps.clock.now() - speechDurationMs,
+    });
     this.setState('speaking');
   }
 
@@ -106,7 +107,7 @@ export class UserTurnTracker {
     if (!this.vadSpeaking) return;
     this.vadSpeaking = false;
     this.lastSpeechAt = this.deps.clock.now() - silenceDurationMs;
-    this.deps.trace({ type: 'vad_end_of_speech', lastSpeechMs: this.lastSpeechAt });
+    this.deps.reporter.trace({ type: 'vad_end_of_speech', lastSpeechMs: this.lastSpeechAt });
     this.setState('listening');
     if (this.deps.options.turnDetection === 'vad') this.startEndpointing();
   }
@@ -147,7 +148,7 @@ export class UserTurnTracker {
       const turnId = this.lateFinalFor;
       this.lateFinalFor = undefined;
       this.interim = '';
-      if (text.trim() !== '') this.deps.onLateFinal(turnId, text.trim());
+      if (text.trim() !== '') this.deps.listener.lateFinalArrived(turnId, text.trim());
       return;
     }
     this.interim = '';
@@ -195,14 +196,14 @@ export class UserTurnTracker {
     if (this.state === state) return;
     const old = this.state;
     this.state = state;
-    this.deps.onUserStateChanged(old, state);
+    this.deps.listener.userStateChanged(old, state);
   }
 
   private startEndpointing(): void {
     this.cancelEndpointing();
     const { minEndpointingDelay, maxEndpointingDelay } = this.deps.options;
     const lastSpeech = this.lastSpeechAt ?? this.deps.clock.now();
-    this.deps.trace({
+    this.deps.reporter.trace({
       type: 'endpointing_started',
       lastSpeechMs: lastSpeech,
       minDelayMs: minEndpointingDelay,
@@ -221,7 +222,7 @@ export class UserTurnTracker {
     if (!endpointing) return;
     endpointing.prediction?.abort();
     endpointing.prediction = undefined;
-    const detector = this.deps.turnDetector();
+    const detector = this.deps.providers.turnDetector;
     const transcript = this.pendingTranscript;
     const { minEndpointingDelay, maxEndpointingDelay } = this.deps.options;
     const threshold = detector?.unlikelyThreshold(this.language);
@@ -233,25 +234,25 @@ export class UserTurnTracker {
     endpointing.prediction = controller;
     // Until the detector answers, the max delay (already armed) is the only deadline.
     detector
-      .predictEndOfTurn(toConversationTurns(this.deps.chatCtxWithPendingTurn(transcript)), {
+      .predictEndOfTurn(toConversationTurns(this.deps.providers.chatCtxWithPendingTurn(transcript)), {
         signal: controller.signal,
       })
       .then(
         (probability) => {
           if (controller.signal.aborted || this.endpointing !== endpointing) return;
           const delay = probability < threshold ? maxEndpointingDelay : minEndpointingDelay;
-          this.deps.trace({ type: 'end_of_turn_prediction', probability, delayMs: delay });
+          this.deps.reporter.trace({ type: 'end_of_turn_prediction', probability, delayMs: delay });
           this.armCommit(delay);
         },
         (error: unknown) => {
           if (controller.signal.aborted || this.endpointing !== endpointing) return;
-          this.deps.trace({
+          this.deps.reporter.trace({
             type: 'end_of_turn_prediction',
             probability: undefined,
             delayMs: minEndpointingDelay,
             error: String(error),
           });
-          this.deps.onError(error);
+          this.deps.reporter.error('turn_detector', error, true);
           this.armCommit(minEndpointingDelay);
         },
       );
@@ -289,7 +290,7 @@ export class UserTurnTracker {
     this.awaitingFinal = false;
     const transcriptFinal = this.interim === '';
     const turn: CommittedTurn = {
-      turnId: this.deps.nextTurnId(),
+      turnId: this.deps.ids('turn'),
       transcript: this.pendingTranscript,
       lastSpeechAtMs: this.lastSpeechAt,
       committedAtMs: this.deps.clock.now(),
@@ -300,7 +301,7 @@ export class UserTurnTracker {
     this.finals = [];
     this.interim = '';
     this.finalAt = undefined;
-    this.deps.onTurnCommitted(turn);
+    this.deps.listener.turnCommitted(turn);
   }
 }
 

@@ -1,0 +1,132 @@
+import { SessionClosedError, SpeechInterruptedError } from '../../errors.js';
+import { raceAbort } from '../../utils/abortable.js';
+import type { InputPipeline } from '../input/input-pipeline.js';
+import type { ActivityState } from '../session/activity-state.js';
+import type { AgentSession } from '../session/agent-session.js';
+import type { ConversationLog } from '../session/conversation-log.js';
+import type { SessionReporter } from '../session/session-reporter.js';
+import type { ConversationThreads } from '../speech/conversation-threads.js';
+import type { RunContext } from '../tools/run-context.js';
+import type { ActiveAgent } from './active-agent.js';
+import type { Agent } from './agent.js';
+import type { AgentTask } from './agent-task.js';
+import { runAgentHook } from './agent-hooks.js';
+
+export interface AgentTransitionsDeps {
+  // biome-ignore lint/suspicious/noExplicitAny: serves sessions of any user data type.
+  session: AgentSession<any>;
+  agents: ActiveAgent;
+  /** An agent with other providers listens through streams of its own. */
+  input: Pick<InputPipeline, 'reopenStreams'>;
+  log: Pick<ConversationLog, 'add'>;
+  activity: Pick<ActivityState, 'taskStarted' | 'taskEnded' | 'taskHandedBack'>;
+  threads: Pick<ConversationThreads, 'taskStarted' | 'taskEnded'>;
+  reporter: Pick<SessionReporter, 'trace'>;
+  /** Aborts when the session closes: nobody enters a closing session. */
+  closed: AbortSignal;
+}
+
+/**
+ * Changes who is in charge of the conversation: an agent enters (taking over the previous agent's
+ * conversation when it brought none), a handoff lets one agent exit and another enter, and an AgentTask
+ * awaited in a tool takes over until it completes, then hands the conversation back to its parent.
+ */
+export class AgentTransitions {
+  constructor(private readonly deps: AgentTransitionsDeps) {}
+
+  /** Puts `agent` in charge and runs its `onEnter`. */
+  async activate(agent: Agent, previous: Agent | undefined): Promise<void> {
+    if (previous && agent.inheritsChatCtx && agent.chatCtx.items.length === 0) {
+      for (const item of previous.chatCtx.copy({ excludeInstructions: true }).items)
+        agent.chatCtx.insert(item);
+    }
+    this.deps.agents.switchTo(agent);
+    agent.attachedSession = this.deps.session;
+    const vadChanged = previous && (agent.vad ?? undefined) !== (previous.vad ?? undefined);
+    const sttChanged = previous && (agent.stt ?? undefined) !== (previous.stt ?? undefined);
+    if (vadChanged || sttChanged) this.deps.input.reopenStreams();
+    await this.runHook('onEnter', () => agent.onEnter());
+  }
+
+  async handoff(next: Agent): Promise<void> {
+    const { session, closed } = this.deps;
+    const previous = this.deps.agents.current;
+    // A closing session hands off to nobody: the new agent would enter a session that is gone.
+    if (next === previous || closed.aborted) return;
+    await this.runHook('onExit', () => previous.onExit());
+    previous.attachedSession = undefined;
+    this.deps.log.add({
+      type: 'agent_handoff',
+      id: session.ids('handoff'),
+      oldAgentId: previous.id,
+      newAgentId: next.id,
+      createdAtMs: session.clock.now(),
+    });
+    await this.activate(next, previous);
+  }
+
+  /**
+   * Runs `task` in charge of the conversation until it completes, and returns its result. The speech
+   * whose tool awaits it holds interruptions meanwhile (a counted hold, released when the task ends).
+   */
+  async runTask<Result>(task: AgentTask<Result>, runContext: RunContext | undefined): Promise<Result> {
+    const { agents, activity, threads, reporter, closed } = this.deps;
+    if (closed.aborted) throw new SessionClosedError();
+    const parentSpeech = runContext?.speechHandle;
+    if (parentSpeech?.interrupted) {
+      // A cut tool must not take the conversation over: its speech is gone.
+      throw new SpeechInterruptedError(
+        `AgentTask ${task.id} was not started: its speech ${parentSpeech.id} was interrupted`,
+      );
+    }
+    const release = parentSpeech?.holdInterruptions();
+    if (parentSpeech)
+      reporter.trace({ type: 'interruption_hold', speechId: parentSpeech.id, holds: parentSpeech.holdCount });
+    reporter.trace({ type: 'task_started', taskId: task.id, parentSpeechId: parentSpeech?.id });
+    const parent = agents.current;
+    activity.taskStarted();
+    threads.taskStarted(parentSpeech);
+    let outcome: 'completed' | 'failed' | 'cancelled' = 'failed';
+    try {
+      await this.activate(task, parent);
+      const result = await raceAbort(task.result, closed);
+      outcome = 'completed';
+      return result;
+    } catch (error) {
+      if (closed.aborted) {
+        outcome = 'cancelled';
+        throw new SessionClosedError('The session closed while an AgentTask was running');
+      }
+      throw error;
+    } finally {
+      threads.taskEnded(parentSpeech);
+      activity.taskEnded();
+      reporter.trace({ type: 'task_finished', taskId: task.id, outcome });
+      if (agents.current === task && !closed.aborted) {
+        await this.runHook('onExit', () => task.onExit());
+        task.attachedSession = undefined;
+        agents.switchTo(parent);
+        // The task may have listened with its own providers; the parent listens with its own again.
+        if (task.vad !== parent.vad || task.stt !== parent.stt) this.deps.input.reopenStreams();
+      }
+      release?.();
+      if (parentSpeech)
+        reporter.trace({
+          type: 'interruption_hold',
+          speechId: parentSpeech.id,
+          holds: parentSpeech.holdCount,
+        });
+      activity.taskHandedBack();
+    }
+  }
+
+  /** The session closes: the agent in charge exits. */
+  exitCurrent(): Promise<void> {
+    const agent = this.deps.agents.current;
+    return this.runHook('onExit', () => agent.onExit());
+  }
+
+  private runHook(name: string, fn: () => Promise<void>): Promise<void> {
+    return runAgentHook(this.deps.session, name, fn);
+  }
+}
