@@ -1325,6 +1325,16 @@ declare class SpeechInterruptedReason extends VoxwireError {
     constructor(reason: InterruptReason);
 }
 
+/** A recognizer that only handles finished utterances was given without a VAD to cut them. */
+declare class MissingVADError extends VoxwireError {
+    name: string;
+}
+
+/** No LLM is configured for the active agent or the session. */
+declare class MissingProviderError extends VoxwireError {
+    name: string;
+}
+
 type UserState = 'listening' | 'speaking' | 'away';
 interface CommittedTurn {
     turnId: string;
@@ -1799,16 +1809,6 @@ declare class NullAudioOutput extends AudioOutputBase {
     private heardMs;
     private scheduleFinish;
     private finish;
-}
-
-/** No LLM is configured for the active agent or the session. */
-declare class MissingProviderError extends VoxwireError {
-    name: string;
-}
-
-/** A recognizer that only handles finished utterances was given without a VAD to cut them. */
-declare class MissingVADError extends VoxwireError {
-    name: string;
 }
 
 type LogLevel = 'debug' | 'info' | 'warn' | 'error';

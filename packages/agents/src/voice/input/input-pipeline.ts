@@ -4,7 +4,6 @@ import { isAbortError } from '../../errors.js';
 import type { STTEvent, STTStream } from '../../providers/stt.js';
 import type { VADEvent, VADStream } from '../../providers/vad.js';
 import type { Clock } from '../../time/clock.js';
-import type { ProviderProblem } from '../../providers/common.js';
 import { SttStreamOpener } from './stt-stream.js';
 import { untilAborted } from '../../utils/abortable.js';
 import type { ActiveAgent } from '../agent/active-agent.js';
