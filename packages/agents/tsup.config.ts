@@ -28,6 +28,11 @@ export default defineConfig([
   // Declarations per entry, so that each .d.ts is whole (the API reports read them) instead of
   // importing declaration chunks with hashed names.
   ...Object.entries(entries).map(
-    ([name, file]): Options => ({ ...common, entry: { [name]: file }, dts: { only: true } }),
+    ([name, file]): Options => ({
+      ...common,
+      entry: { [name]: file },
+      // Members marked @internal are the session's own wiring, not API.
+      dts: { only: true, compilerOptions: { stripInternal: true } },
+    }),
   ),
 ]);

@@ -1,4 +1,5 @@
-import { ChatContext, toLLMMessages } from '@voxwire/agents';
+import { ChatContext } from '@voxwire/agents';
+import { toLLMMessages } from '@voxwire/agents/provider-utils';
 import { EspeakTTS } from '@voxwire/plugin-espeak';
 import * as openai from '@voxwire/plugin-openai';
 import { describe, expect, it } from 'vitest';

@@ -1,275 +1,6 @@
 import { z } from 'zod';
 
 /**
- * The shape of a PCM frame. `@livekit/rtc-node`'s AudioFrame has the same fields, so transports pass
- * frames across without copying.
- */
-interface AudioFrameLike {
-    /** Interleaved signed 16-bit samples: `samplesPerChannel * channels` values. */
-    readonly data: Int16Array;
-    readonly sampleRate: number;
-    readonly channels: number;
-    readonly samplesPerChannel: number;
-}
-declare class AudioFrame implements AudioFrameLike {
-    readonly data: Int16Array;
-    readonly sampleRate: number;
-    readonly channels: number;
-    readonly samplesPerChannel: number;
-    constructor(data: Int16Array, sampleRate: number, channels: number, samplesPerChannel: number);
-    /** Wraps any structurally compatible frame (e.g. from `@livekit/rtc-node`) without copying. */
-    static from(frame: AudioFrameLike): AudioFrame;
-    /** A frame of zeros. */
-    static silence(sampleRate: number, channels: number, samplesPerChannel: number): AudioFrame;
-    get durationMs(): number;
-}
-
-/** Duration of a frame in milliseconds. */
-declare function frameDurationMs(frame: AudioFrameLike): number;
-/**
- * How many samples per channel `durationMs` of audio holds at `sampleRate`. Throws when that is not a
- * whole number (10 ms at 22050 Hz is 220.5 samples), because rounding silently would make fixed-size
- * windows drift against the timestamps derived from them.
- */
-declare function samplesPerChannelForDuration(sampleRate: number, durationMs: number): number;
-/**
- * Joins frames of one format into a single frame. A single frame is returned as is (no copy).
- * Throws InvalidAudioError for an empty list or when sample rates or channel counts differ.
- */
-declare function concatenateFrames(frames: readonly AudioFrameLike[]): AudioFrame;
-/**
- * Cuts a frame into consecutive frames of `durationMs`; the last one holds the remainder and may be
- * shorter. The pieces are views on the input's memory (no copy).
- */
-declare function splitFrame(frame: AudioFrameLike, durationMs: number): AudioFrame[];
-interface FrameChunkerOptions {
-    sampleRate: number;
-    /** Defaults to 1. */
-    channels?: number;
-    /** Duration of every output frame; must be a whole number of samples at `sampleRate`. */
-    durationMs?: number;
-    /** Alternative to `durationMs` for consumers that count samples (e.g. 512-sample VAD windows). */
-    samplesPerChannel?: number;
-}
-/**
- * Re-frames a stream: push frames of any length, receive frames of exactly one size. VADs and
- * transports that need 10/20/30 ms frames put one in front of their input. Raw little-endian Int16
- * bytes (a network body, a pipe) go in through `pushBytes`, split at any byte.
- *
- * Output frames that lie wholly inside one pushed frame are views on its memory (no copy); samples
- * that straddle pushes are copied into a fresh buffer per output frame.
- */
-declare class FrameChunker {
-    readonly sampleRate: number;
-    readonly channels: number;
-    readonly samplesPerChannel: number;
-    private pending;
-    private pendingSamples;
-    /** Bytes of a sample frame split across `pushBytes` calls. */
-    private partialBytes;
-    constructor(options: FrameChunkerOptions);
-    /** Duration of each output frame. */
-    get durationMs(): number;
-    /** Samples per channel held back until the next push completes a frame. */
-    get pendingSamplesPerChannel(): number;
-    push(frame: AudioFrameLike): AudioFrame[];
-    /**
-     * Pushes interleaved little-endian Int16 PCM bytes. Chunks may end anywhere, inside a sample or
-     * between the channels of one: those bytes wait for the next chunk. The output never shares memory
-     * with `bytes`, so the caller may reuse its buffer.
-     */
-    pushBytes(bytes: Uint8Array): AudioFrame[];
-    /**
-     * Emits what is left as a final frame: shorter than the others, or padded with silence to full
-     * size when `padWithSilence` is set (for consumers that only accept one frame size). Bytes of an
-     * incomplete sample frame from `pushBytes` cannot be played and are dropped.
-     */
-    flush(options?: {
-        padWithSilence?: boolean;
-    }): AudioFrame[];
-    /** Drops buffered samples, e.g. when the stream is interrupted. */
-    reset(): void;
-    private takePending;
-}
-/** Silence with the same rate, channel count and length as `frame`. */
-declare function silenceLike(frame: AudioFrameLike): AudioFrame;
-/** Averages all channels into one. A mono frame is returned as is. */
-declare function toMono(frame: AudioFrameLike): AudioFrame;
-/**
- * Int16 PCM to floats in [-1, 1). Writes into `output` when given (it must have the same length), so
- * hot paths can reuse one buffer.
- */
-declare function int16ToFloat32(input: Int16Array, output?: Float32Array): Float32Array;
-/**
- * Floats to Int16 PCM, scaled by 32768 (the inverse of `int16ToFloat32`, so a round trip is lossless),
- * rounded half away from zero and clamped: +1.0 becomes 32767, -1.0 becomes -32768, NaN becomes 0.
- */
-declare function float32ToInt16(input: Float32Array, output?: Int16Array): Int16Array;
-/**
- * Reads little-endian Int16 PCM bytes (a Buffer is a Uint8Array). Returns a view on the same memory
- * when the bytes are 2-byte aligned, and a copy otherwise.
- */
-declare function int16FromBytes(bytes: Uint8Array): Int16Array;
-/** Int16 samples as little-endian bytes: a view on the same memory (a copy on big-endian hosts). */
-declare function int16ToBytes(samples: Int16Array): Uint8Array;
-/** Wraps interleaved little-endian Int16 PCM bytes as a frame, without copying when aligned. */
-declare function frameFromBytes(bytes: Uint8Array, sampleRate: number, channels?: number): AudioFrame;
-/** The frame's samples as little-endian bytes, without copying on little-endian hosts. */
-declare function frameToBytes(frame: AudioFrameLike): Uint8Array;
-/** Largest absolute sample value over all channels, 0..32768. */
-declare function peakAmplitude(frame: AudioFrameLike): number;
-/** Peak level in dB relative to full scale (32768). Silence is -Infinity. */
-declare function peakDbfs(frame: AudioFrameLike): number;
-/**
- * RMS level over all channels in dB relative to full scale (32768): a full-scale square wave is 0 dBFS,
- * a full-scale sine about -3 dBFS. Silence and empty frames are -Infinity.
- */
-declare function rmsDbfs(frame: AudioFrameLike): number;
-
-type ResamplerQuality = 'low' | 'medium' | 'high';
-interface AudioResamplerOptions {
-    /** Interleaved channels per frame. Defaults to 1. */
-    channels?: number;
-    /**
-     * Filter length versus fidelity. Every level starts its stopband at the lower Nyquist frequency, so
-     * none aliases; they differ in stopband depth and in how close to Nyquist the passband reaches:
-     * - `low`: 60 dB stopband, flat to ~63% of the lower Nyquist, shortest filter.
-     * - `medium` (default): 80 dB, flat to ~73% (5.8 kHz when one side is 16 kHz).
-     * - `high`: 100 dB, flat to ~87%, about three times the work of `medium`.
-     */
-    quality?: ResamplerQuality;
-}
-/** Highest rate accepted; beyond it filter lengths for large ratios stop being reasonable. */
-declare const MAX_RESAMPLER_SAMPLE_RATE = 768000;
-/**
- * Streaming sample-rate converter for Int16 PCM: a rational (up/down) polyphase windowed-sinc filter.
- * Output sample k sits exactly at input time k * inputRate / outputRate, so the output is aligned with
- * the input and has no group delay; in exchange `push` holds back a few ms of input (half the filter
- * length) until the samples after it arrive, and `flush` releases them.
- *
- * Filter state is kept across pushes, so the chunking of the input never changes the output: pushing a
- * signal in any pieces yields exactly the samples `resampleFrame` gives for the whole signal.
- */
-declare class AudioResampler {
-    readonly inputRate: number;
-    readonly outputRate: number;
-    readonly channels: number;
-    readonly quality: ResamplerQuality;
-    /** Output samples are produced at input positions k * down / up (rates divided by their gcd). */
-    private readonly up;
-    private readonly down;
-    private readonly filter;
-    /** Interleaved input history; index 0 is the first tap of the next output sample. */
-    private history;
-    private historyLength;
-    /** Where, in `history`, the first tap of the output being computed lies. */
-    private readBase;
-    /** Fractional position of the next output between two input samples, in units of 1/up. */
-    private phase;
-    constructor(inputRate: number, outputRate: number, options?: AudioResamplerOptions);
-    /**
-     * Resamples the next piece of the stream. Returns zero or one frame: input shorter than the filter's
-     * look-ahead is held until more arrives. With equal rates the frame is passed through untouched.
-     */
-    push(frame: AudioFrameLike): AudioFrame[];
-    /**
-     * Ends the stream: returns the held-back tail (as if silence followed the input) and resets, so the
-     * resampler can start an unrelated stream. Total output over the stream is ceil(inputSamples * ratio).
-     */
-    flush(): AudioFrame[];
-    /** Drops held-back input without producing output, e.g. when playback is interrupted. */
-    reset(): void;
-    private appendInput;
-    private appendSilence;
-    private reserve;
-    private discardConsumedInput;
-    /** Computes every output whose first tap lies at or before `lastReadBase` in the history. */
-    private produce;
-    private convolveExact;
-    private convolveInterpolated;
-}
-/**
- * Resamples one complete frame (the whole signal, zeros assumed before and after). Returns the frame
- * itself when the rates already match.
- */
-declare function resampleFrame(frame: AudioFrameLike, outputRate: number, options?: {
-    quality?: ResamplerQuality;
-}): AudioFrame;
-
-/**
- * The one WAV codec of Voxwire. Writing always produces the plainest file every reader accepts (16-bit
- * PCM, a 44-byte header); reading accepts what real writers produce:
- *
- * - integer PCM of 8 (unsigned), 16, 24 or 32 bits and IEEE float of 32 or 64 bits, any channel count,
- *   plain or WAVE_FORMAT_EXTENSIBLE, in RIFF or RF64 files. Samples become Int16 (rounded, clamped).
- * - chunks other than `fmt ` and `data` (LIST, fact, JUNK, bext, ...) are skipped, odd-sized ones with
- *   their pad byte; whatever follows the data chunk is ignored.
- * - a data size of 0 or 0xFFFFFFFF means "up to the end of the input": programs writing to a pipe cannot
- *   seek back to fill it in.
- * - truncation rule: a data chunk that declares more bytes than the input holds is read up to the end
- *   of the input (espeak-ng writing to a pipe declares 0x7FFFF000 bytes; a file cut short by a crash
- *   still plays what it has), and a trailing partial sample frame is dropped. Headers cut short throw.
- * - the header's byte rate and block align are not trusted: they are derived from channels and bits.
- *
- * Anything else throws WavFormatError, whose message says what is wrong.
- */
-/** How the samples of a WAV file are stored. */
-interface WavFormat {
-    /** Integer PCM (8-bit is unsigned, wider is signed) or IEEE float. */
-    readonly encoding: 'pcm' | 'float';
-    /** 8, 16, 24 or 32 for `pcm`; 32 or 64 for `float`. */
-    readonly bitsPerSample: number;
-    readonly sampleRate: number;
-    readonly channels: number;
-}
-/**
- * Encodes audio as a 16-bit PCM WAV file in memory. Frames must share one sample rate and channel
- * count; raw samples (interleaved when `channels` > 1) take their format as a second argument.
- */
-declare function encodeWav(audio: AudioFrameLike | readonly AudioFrameLike[]): Uint8Array;
-declare function encodeWav(samples: Int16Array, format: {
-    sampleRate: number;
-    channels?: number;
-}): Uint8Array;
-/**
- * Decodes a whole WAV file into one frame (multi-channel files stay interleaved; `toMono` mixes them
- * down). Throws WavFormatError for malformed or unsupported input.
- */
-declare function decodeWav(bytes: Uint8Array): AudioFrame;
-/**
- * Decodes a WAV byte stream as it arrives (a child process's stdout, a network body): push chunks
- * split anywhere, get the samples they complete. The same rules as `decodeWav` apply; a data chunk of
- * unknown size runs until `end()`. Frames handed out never share memory with the pushed bytes.
- */
-declare class WavDecoder {
-    private stage;
-    /** Header bytes gathered so far, or the start of a sample frame split across pushes. */
-    private held;
-    /** Bytes of input consumed, for messages that point into the file. */
-    private position;
-    private formatValue;
-    private toInt16;
-    private sampleFrameBytes;
-    private rf64;
-    private rf64DataSize;
-    private ended;
-    /** The sample format, known once the fmt chunk has been read. */
-    get format(): WavFormat | undefined;
-    /** Adds bytes; returns the samples they complete as a frame (none while the header is read). */
-    push(bytes: Uint8Array): AudioFrame[];
-    /**
-     * Declares the input complete. Throws WavFormatError when it stopped before the samples began (no
-     * data chunk, or a header cut short); a partial sample frame left over is dropped.
-     */
-    end(): void;
-    private readRiff;
-    private readChunkHeader;
-    private readHeaderChunk;
-    /** Converts whole sample frames; a split one waits in `held` for the next push. */
-    private samplesOf;
-}
-
-/**
  * What every provider specification shares: the version marker, the options every call takes, and the
  * channel for problems a provider recovered from by itself.
  *
@@ -376,7 +107,6 @@ declare class APIStatusError extends APIError {
         requestId?: string | undefined;
     });
 }
-declare function isRetryableStatus(statusCode: number): boolean;
 /**
  * A tool call failed in a way the LLM should hear about (bad arguments, a business rule). Its message
  * goes back to the model as the function call's output instead of crashing the turn.
@@ -398,26 +128,12 @@ declare class SpeechInterruptedError extends VoxwireError {
 declare class InvalidAudioError extends VoxwireError {
     name: string;
 }
-/**
- * Bytes that are not a WAV file the codec can read: not RIFF/WAVE, chunks out of order or cut short, or
- * a sample format it does not decode. A kind of InvalidAudioError, so code that already catches bad
- * audio catches this too; the message says what is wrong.
- */
-declare class WavFormatError extends InvalidAudioError {
-    name: string;
-}
-/** Sending on, or waiting for room in, a channel that was closed. */
-declare class ChannelClosedError extends VoxwireError {
-    name: string;
-    constructor(channelName: string);
-}
 /** Every provider of a FallbackAdapter failed. */
 declare class AllProvidersFailedError extends APIError {
     name: string;
     readonly errors: readonly unknown[];
     constructor(message: string, errors: readonly unknown[]);
 }
-declare function isAbortError(error: unknown): boolean;
 /**
  * A provider recovered from a problem by itself (a reconnect, dropped audio, a retry). The session
  * reports it as a recoverable `error` event; `problem` holds the provider's own account of it.
@@ -428,116 +144,94 @@ declare class ProviderProblemError extends VoxwireError {
     constructor(problem: ProviderProblem);
 }
 
-type ChatRole = 'system' | 'developer' | 'user' | 'assistant';
-interface ImageContent {
-    type: 'image';
-    /** A URL or a `data:` URL. */
-    image: string;
-    mimeType?: string;
-    detail?: 'auto' | 'low' | 'high';
+/**
+ * All time in the core flows through a Clock so that a whole conversation can run on virtual time.
+ * Every duration and timestamp is in milliseconds.
+ */
+interface TimerHandle {
+    /** Cancels the timer. Cancelling a fired or cancelled timer is a no-op. */
+    cancel(): void;
 }
-type ChatContent = string | ImageContent;
-interface ChatMessage {
-    type: 'message';
-    id: string;
-    role: ChatRole;
-    content: ChatContent[];
-    /** True when the speech was cut short; the content then holds only what the user heard. */
-    interrupted: boolean;
-    createdAtMs: number;
-    /** Transcription confidence, for user messages. */
-    transcriptConfidence?: number;
+interface Clock {
+    /** Monotonic milliseconds since an arbitrary origin. */
+    now(): number;
+    /**
+     * Resolves after `ms`. Rejects with the signal's reason (an `AbortError` by default) when the signal
+     * aborts first; the pending timer is released at that moment so nothing is retained.
+     * A negative or NaN `ms` means 0; `Infinity` never resolves (only the signal can end it).
+     */
+    sleep(ms: number, signal?: AbortSignal): Promise<void>;
+    /** Calls `callback` once after `ms` (same rules for odd values as `sleep`). */
+    setTimer(ms: number, callback: () => void): TimerHandle;
+    /** Calls `callback` every `intervalMs` (at least 1 ms) until cancelled. */
+    setRepeatingTimer(intervalMs: number, callback: () => void): TimerHandle;
 }
-interface FunctionCall {
-    type: 'function_call';
-    id: string;
-    callId: string;
-    name: string;
-    /** The raw JSON text the model produced, kept as-is even when invalid. */
-    arguments: string;
-    createdAtMs: number;
+/** The wall clock. The only place in the core that touches the host's timers. */
+declare class RealClock implements Clock {
+    now(): number;
+    sleep(ms: number, signal?: AbortSignal): Promise<void>;
+    setTimer(ms: number, callback: () => void): TimerHandle;
+    setRepeatingTimer(intervalMs: number, callback: () => void): TimerHandle;
 }
-interface FunctionCallOutput {
-    type: 'function_call_output';
-    id: string;
-    callId: string;
-    name: string;
-    output: string;
-    isError: boolean;
-    createdAtMs: number;
+/** The process-wide real clock, used when no clock is injected. */
+declare function realClock(): Clock;
+
+/**
+ * A minimal typed event emitter. A throwing listener is isolated (reported to `onListenerError`) so one
+ * bad subscriber cannot break the session that emits.
+ */
+type EventMap = Record<string, unknown>;
+type Listener<T> = (event: T) => void;
+declare class TypedEmitter<Events extends EventMap> {
+    private readonly listeners;
+    private readonly onceWrappers;
+    onListenerError: (error: unknown, eventName: string) => void;
+    on<K extends keyof Events>(name: K, listener: Listener<Events[K]>): this;
+    once<K extends keyof Events>(name: K, listener: Listener<Events[K]>): this;
+    /** Removes a listener added with `on` or `once`. */
+    off<K extends keyof Events>(name: K, listener: Listener<Events[K]>): this;
+    emit<K extends keyof Events>(name: K, event: Events[K]): void;
+    listenerCount(name: keyof Events): number;
+    removeAllListeners(): void;
 }
-interface AgentHandoff {
-    type: 'agent_handoff';
-    id: string;
-    oldAgentId: string | undefined;
-    newAgentId: string;
-    createdAtMs: number;
+
+interface AvailabilityChangedEvent {
+    /** The provider's label. */
+    provider: string;
+    /** Its position in the adapter's list, since two providers may share a label. */
+    index: number;
+    available: boolean;
+    /** The failure that made it unavailable. */
+    error?: unknown;
 }
-type ChatItem = ChatMessage | FunctionCall | FunctionCallOutput | AgentHandoff;
-type NewItem<T extends ChatItem> = Omit<T, 'type' | 'id' | 'createdAtMs'> & {
-    id?: string;
-    createdAtMs?: number;
+/**
+ * Events of every fallback adapter. A listener that throws is isolated by the emitter (see
+ * `onListenerError`), so it cannot change which provider serves a request.
+ */
+type FallbackAdapterEvents = {
+    availability_changed: AvailabilityChangedEvent;
 };
-interface AddMessageOptions {
-    role: ChatRole;
-    content: string | ChatContent[];
-    id?: string;
-    interrupted?: boolean;
-    createdAtMs?: number;
-    transcriptConfidence?: number;
+interface ProviderAvailability {
+    provider: string;
+    index: number;
+    available: boolean;
 }
-interface CopyOptions {
-    excludeFunctionCalls?: boolean;
-    excludeInstructions?: boolean;
-    excludeHandoffs?: boolean;
-    /** Keep only function calls (and their outputs) of these tools. */
-    toolNames?: readonly string[];
+interface FallbackAdapterOptions<P> {
+    clock?: Clock;
+    /**
+     * Longest wait for a provider's first output (first LLM part, first audio chunk, a recognition
+     * result); past it the attempt fails with `APITimeoutError` and the next provider is tried. Streaming
+     * TTS also applies it between chunks while audio is due. Default 10000.
+     */
+    attemptTimeoutMs?: number;
+    /** How often an unavailable provider is probed in the background. Default 5000. */
+    retryIntervalMs?: number;
+    /**
+     * Health check of an unavailable provider: resolves when it works again. Each run gets
+     * `attemptTimeoutMs`. The default makes the smallest real request of each kind (see the adapters).
+     */
+    probe?: (provider: P, signal: AbortSignal) => Promise<void>;
 }
-/** The conversation as the LLM sees it. Items are kept in time order. */
-declare class ChatContext {
-    private itemList;
-    constructor(items?: readonly ChatItem[]);
-    static empty(): ChatContext;
-    get items(): readonly ChatItem[];
-    addMessage(options: AddMessageOptions): ChatMessage;
-    addFunctionCall(call: NewItem<FunctionCall>): FunctionCall;
-    addFunctionCallOutput(output: NewItem<FunctionCallOutput>): FunctionCallOutput;
-    addHandoff(handoff: NewItem<AgentHandoff>): AgentHandoff;
-    /**
-     * Inserts keeping time order; items with equal timestamps keep insertion order. The item is frozen:
-     * items are values shared by every copy of the context, so a change is a `replace()`, never an edit.
-     */
-    insert(item: ChatItem): void;
-    getById(id: string): ChatItem | undefined;
-    indexById(id: string): number;
-    /** Replaces the item with the same id; returns false when there is none. */
-    replace(item: ChatItem): boolean;
-    remove(id: string): boolean;
-    /** True when a function call with this callId already has an output. */
-    hasOutputFor(callId: string): boolean;
-    copy(options?: CopyOptions): ChatContext;
-    /**
-     * Keeps the last `maxItems` items, plus the leading instructions. Never starts with a function output
-     * whose call was cut off, since providers reject an output without its call.
-     */
-    truncate(maxItems: number): this;
-    /** Sets (or replaces) the leading system instructions. */
-    setInstructions(text: string, id?: string): void;
-    toJSON(): {
-        items: ChatItem[];
-    };
-    /**
-     * Rebuilds a context from `toJSON()` output, e.g. a stored conversation. The data is checked, since it
-     * usually comes from outside the process; unknown extra fields are kept. Throws `TypeError` naming
-     * the first bad field.
-     */
-    static fromJSON(json: {
-        items: readonly ChatItem[];
-    }): ChatContext;
-    private lastTimestamp;
-}
-/** The text of a message's content, images left out. */
-declare function messageText(message: ChatMessage): string;
 
 /**
  * Chat model, specification v1.
@@ -653,44 +347,51 @@ interface LLM {
     close?(): Promise<void>;
 }
 
+type LLMFallbackAdapterOptions = FallbackAdapterOptions<LLM>;
 /**
- * End-of-turn prediction, specification v1.
- *
- * When the user pauses, the session asks how likely it is that they have finished. At or above
- * `unlikelyThreshold(language)` it commits the turn after the minimum endpointing delay; below it waits
- * up to the maximum delay for more speech. The session bounds the wait itself: a slow or failing
- * detector delays a turn by at most the maximum delay.
+ * An LLM that serves each request from the first healthy provider of a priority list. A provider that
+ * fails before its first part is marked unavailable (`availability_changed`) and the request moves on;
+ * one that fails after parts went out surfaces its error, since a second model would repeat the text.
+ * Unavailable providers are probed every `retryIntervalMs` and come back when a probe succeeds.
  */
-/** One turn of the conversation as the detector sees it: spoken text only, oldest first. */
-interface ConversationTurn {
-    role: 'user' | 'assistant';
-    text: string;
-}
-interface TurnDetector {
-    readonly specificationVersion: SpecificationVersion;
+declare class LLMFallbackAdapter extends TypedEmitter<FallbackAdapterEvents> implements LLM {
+    readonly providers: readonly LLM[];
+    readonly specificationVersion = "v1";
     readonly label: string;
-    /**
-     * The probability below which the end of turn is unlikely for `language` (a BCP-47 code, undefined
-     * when unknown); undefined when the detector does not support the language, and the session then
-     * endpoints on silence alone.
-     */
-    unlikelyThreshold(language: string | undefined): number | undefined;
-    /**
-     * Probability 0..1 that the last user turn is complete. `turns` ends with the user's pending turn.
-     * Rejects on failure; resolves or rejects promptly after an abort.
-     */
-    predictEndOfTurn(turns: readonly ConversationTurn[], options?: ProviderCallOptions): Promise<number>;
+    readonly supportsToolCalls: boolean;
+    private readonly tracker;
+    constructor(providers: readonly LLM[], options?: LLMFallbackAdapterOptions);
+    /** The model of the provider that would serve the next request. */
+    get model(): string;
+    chat(options: LLMChatOptions): AsyncIterable<LLMStreamPart>;
+    availability(): ProviderAvailability[];
+    /** Stops the probes and closes every provider. */
+    close(): Promise<void>;
 }
 
 /**
- * The chat context as the LLM specification's plain messages. Function calls are grouped per assistant
- * turn (a run of consecutive calls, joined to the assistant text right before it) and each group is
- * followed by exactly its outputs. A call without an output, an output without a call, and a repeated
- * call are left out: each would make a provider reject the whole request.
+ * The shape of a PCM frame. `@livekit/rtc-node`'s AudioFrame has the same fields, so transports pass
+ * frames across without copying.
  */
-declare function toLLMMessages(chatCtx: ChatContext): LLMMessage[];
-/** The spoken turns of the conversation, for the turn detector. */
-declare function toConversationTurns(chatCtx: ChatContext): ConversationTurn[];
+interface AudioFrameLike {
+    /** Interleaved signed 16-bit samples: `samplesPerChannel * channels` values. */
+    readonly data: Int16Array;
+    readonly sampleRate: number;
+    readonly channels: number;
+    readonly samplesPerChannel: number;
+}
+declare class AudioFrame implements AudioFrameLike {
+    readonly data: Int16Array;
+    readonly sampleRate: number;
+    readonly channels: number;
+    readonly samplesPerChannel: number;
+    constructor(data: Int16Array, sampleRate: number, channels: number, samplesPerChannel: number);
+    /** Wraps any structurally compatible frame (e.g. from `@livekit/rtc-node`) without copying. */
+    static from(frame: AudioFrameLike): AudioFrame;
+    /** A frame of zeros. */
+    static silence(sampleRate: number, channels: number, samplesPerChannel: number): AudioFrame;
+    get durationMs(): number;
+}
 
 /**
  * Speech-to-text, specification v1.
@@ -786,56 +487,6 @@ interface BatchSTT extends STTBase {
 type STT = StreamingSTT | BatchSTT;
 
 /**
- * Text-to-speech, specification v1.
- *
- * A synthesizer is either **streaming** (it takes text incrementally, as the LLM writes it, and
- * answers with audio as soon as it can) or **batch** (it speaks one whole text per call; the session
- * cuts the reply into sentences and calls it once per sentence). `kind` tells which.
- *
- * Output audio: 16-bit PCM frames at `sampleRate` with `numChannels`, any frame length. The session
- * resamples for the audio output; the provider never needs to.
- */
-/**
- * One chunk of synthesized audio. An object rather than a bare frame so that later versions can carry
- * more per chunk (word timing) without breaking providers written against v1.
- */
-interface SynthesizedAudio {
-    frame: AudioFrame;
-}
-interface TTSStream extends AsyncIterable<SynthesizedAudio> {
-    /** More text of the same reply. May be called with any fragment: a word, half a word, a sentence. */
-    pushText(text: string): void;
-    /** Synthesize what was pushed so far without waiting for more text (the LLM paused). */
-    flush(): void;
-    /** No more text: iteration ends after the last audio. */
-    endInput(): void;
-    /** Ends at once, drops what was not yet yielded and releases the connection. */
-    close(): Promise<void>;
-}
-interface TTSBase {
-    readonly specificationVersion: SpecificationVersion;
-    /** Names the provider in logs, errors and metrics, e.g. `cartesia/sonic-2`. */
-    readonly label: string;
-    readonly sampleRate: number;
-    readonly numChannels: number;
-    /**
-     * Speaks one whole text. Iteration throws a typed `APIError` on failure and ends quietly on abort.
-     * Retry inside only before the first frame (a retry after audio went out would repeat it); a
-     * connection cut mid-audio is an `APIConnectionError`, and the session does not replay that text.
-     */
-    synthesize(text: string, options?: ProviderCallOptions): AsyncIterable<SynthesizedAudio>;
-    close?(): Promise<void>;
-}
-interface StreamingTTS extends TTSBase {
-    readonly kind: 'streaming';
-    stream(options?: ProviderCallOptions): TTSStream;
-}
-interface BatchTTS extends TTSBase {
-    readonly kind: 'batch';
-}
-type TTS = StreamingTTS | BatchTTS;
-
-/**
  * Voice activity detection, specification v1.
  *
  * The session pushes every input frame to the VAD, whatever plays, so the user's state always follows
@@ -893,226 +544,351 @@ interface VAD {
     stream(options?: ProviderCallOptions): VADStream;
 }
 
-/**
- * All time in the core flows through a Clock so that a whole conversation can run on virtual time.
- * Every duration and timestamp is in milliseconds.
- */
-interface TimerHandle {
-    /** Cancels the timer. Cancelling a fired or cancelled timer is a no-op. */
-    cancel(): void;
+interface STTFallbackAdapterOptions extends FallbackAdapterOptions<STT> {
+    /** Segments the audio for providers that cannot stream (wrapped in `STTStreamAdapter`). */
+    vad?: VAD;
 }
-interface Clock {
-    /** Monotonic milliseconds since an arbitrary origin. */
-    now(): number;
+/**
+ * Speech-to-text over a priority list of providers. A live stream runs on one provider at a time; when it
+ * fails (an error, or the stream ending while audio still comes) the provider is marked unavailable and
+ * the stream carries on with the next one, from the next pushed frame. Audio the failed provider had not
+ * transcribed yet is lost; an utterance it had started is closed with `end_of_speech` so speech events
+ * stay paired. Recovery works as in `LLMFallbackAdapter`. The providers must share an input sample rate,
+ * since a switch happens between two frames.
+ */
+declare class STTFallbackAdapter extends TypedEmitter<FallbackAdapterEvents> implements StreamingSTT {
+    readonly providers: readonly STT[];
+    readonly specificationVersion = "v1";
+    readonly kind = "streaming";
+    readonly label: string;
+    readonly inputSampleRates: readonly number[];
+    private readonly tracker;
+    /** What each provider's live stream comes from: itself, or a VAD-driven adapter. */
+    private readonly streamers;
+    constructor(providers: readonly STT[], options?: STTFallbackAdapterOptions);
+    stream(options: STTStreamOptions): STTStream;
+    availability(): ProviderAvailability[];
+    /** Stops the probes and closes every provider. */
+    close(): Promise<void>;
+}
+
+/**
+ * Text-to-speech, specification v1.
+ *
+ * A synthesizer is either **streaming** (it takes text incrementally, as the LLM writes it, and
+ * answers with audio as soon as it can) or **batch** (it speaks one whole text per call; the session
+ * cuts the reply into sentences and calls it once per sentence). `kind` tells which.
+ *
+ * Output audio: 16-bit PCM frames at `sampleRate` with `numChannels`, any frame length. The session
+ * resamples for the audio output; the provider never needs to.
+ */
+/**
+ * One chunk of synthesized audio. An object rather than a bare frame so that later versions can carry
+ * more per chunk (word timing) without breaking providers written against v1.
+ */
+interface SynthesizedAudio {
+    frame: AudioFrame;
+}
+interface TTSStream extends AsyncIterable<SynthesizedAudio> {
+    /** More text of the same reply. May be called with any fragment: a word, half a word, a sentence. */
+    pushText(text: string): void;
+    /** Synthesize what was pushed so far without waiting for more text (the LLM paused). */
+    flush(): void;
+    /** No more text: iteration ends after the last audio. */
+    endInput(): void;
+    /** Ends at once, drops what was not yet yielded and releases the connection. */
+    close(): Promise<void>;
+}
+interface TTSBase {
+    readonly specificationVersion: SpecificationVersion;
+    /** Names the provider in logs, errors and metrics, e.g. `cartesia/sonic-2`. */
+    readonly label: string;
+    readonly sampleRate: number;
+    readonly numChannels: number;
     /**
-     * Resolves after `ms`. Rejects with the signal's reason (an `AbortError` by default) when the signal
-     * aborts first; the pending timer is released at that moment so nothing is retained.
-     * A negative or NaN `ms` means 0; `Infinity` never resolves (only the signal can end it).
+     * Speaks one whole text. Iteration throws a typed `APIError` on failure and ends quietly on abort.
+     * Retry inside only before the first frame (a retry after audio went out would repeat it); a
+     * connection cut mid-audio is an `APIConnectionError`, and the session does not replay that text.
      */
-    sleep(ms: number, signal?: AbortSignal): Promise<void>;
-    /** Calls `callback` once after `ms` (same rules for odd values as `sleep`). */
-    setTimer(ms: number, callback: () => void): TimerHandle;
-    /** Calls `callback` every `intervalMs` (at least 1 ms) until cancelled. */
-    setRepeatingTimer(intervalMs: number, callback: () => void): TimerHandle;
+    synthesize(text: string, options?: ProviderCallOptions): AsyncIterable<SynthesizedAudio>;
+    close?(): Promise<void>;
 }
-declare function abortReason(signal: AbortSignal): unknown;
-/** Shared by both clocks: a sleep is a timer plus an abort listener that is always removed. */
-declare function sleepWithTimer(clock: Clock, ms: number, signal?: AbortSignal): Promise<void>;
+interface StreamingTTS extends TTSBase {
+    readonly kind: 'streaming';
+    stream(options?: ProviderCallOptions): TTSStream;
+}
+interface BatchTTS extends TTSBase {
+    readonly kind: 'batch';
+}
+type TTS = StreamingTTS | BatchTTS;
+
 /**
- * A repeating timer built from one-shot timers: each tick re-arms before its callback runs, so a throwing
- * tick does not end the series. Shared by clocks whose host interval cannot serve the period.
+ * Splits streamed LLM text into sentences for a TTS that takes whole requests. Splitting too early
+ * ("Dr." + "Smith") breaks prosody, splitting too late delays the first audio; ambiguous cases are
+ * therefore merged, which only costs a little latency. Chinese and Japanese have no spaces between
+ * sentences: they end at their own marks (。！？), with any closing quote or bracket after them.
  */
-declare function repeatWithTimers(clock: Clock, periodMs: number, callback: () => void): TimerHandle;
-/** The wall clock. The only place in the core that touches the host's timers. */
-declare class RealClock implements Clock {
-    now(): number;
-    sleep(ms: number, signal?: AbortSignal): Promise<void>;
-    setTimer(ms: number, callback: () => void): TimerHandle;
-    setRepeatingTimer(intervalMs: number, callback: () => void): TimerHandle;
+interface SentenceTokenizerOptions {
+    /**
+     * Shortest sentence, in characters, sent on its own; shorter ones are joined to the next so the TTS
+     * is not asked for tiny clips ("Hi!", "好的。"). A Chinese, Japanese or Korean character counts as two:
+     * it is a syllable, as long to say as two or three Latin letters. `flush()` returns the remainder
+     * whatever its length. Default 20.
+     */
+    minSentenceLength?: number;
+    /** Added to the built-in abbreviations; case-insensitive, with or without the trailing dot. */
+    abbreviations?: readonly string[];
 }
-/** The process-wide real clock, used when no clock is injected. */
-declare function realClock(): Clock;
+declare class SentenceTokenizer {
+    readonly minSentenceLength: number;
+    private readonly abbreviations;
+    constructor(options?: SentenceTokenizerOptions);
+    /** A new incremental splitter; each one holds its own buffer. */
+    stream(): SentenceStream;
+    /** Splits a whole text. */
+    tokenize(text: string): string[];
+}
+/** Incremental splitter: push text deltas as they arrive, collect the sentences they complete. */
+declare class SentenceStream {
+    private readonly minLength;
+    private readonly abbreviations;
+    private buffer;
+    /** Where the sentence being built starts in `buffer`. */
+    private start;
+    /** Where scanning resumes: text before it holds no undecided boundary. */
+    private scan;
+    constructor(minLength: number, abbreviations: ReadonlySet<string>);
+    /** Adds a text delta; returns the sentences it completed, trimmed, in order. */
+    push(text: string): string[];
+    /** Returns whatever is left as a last sentence (if not blank) and resets. */
+    flush(): string[];
+    /**
+     * Decides whether a sentence ends at or just after position `i`. Returns the end offset (exclusive),
+     * undefined for "not here", or 'more' when the text so far cannot tell.
+     */
+    private boundaryAt;
+    /** Whether the word ending at the dot at `dot` is an abbreviation, an initial or a dotted acronym. */
+    private isAbbreviation;
+    private candidate;
+    private compact;
+}
+
+interface TTSFallbackAdapterOptions extends FallbackAdapterOptions<TTS> {
+    /** Splits text for providers that cannot stream (wrapped in `TTSStreamAdapter`). */
+    tokenizer?: SentenceTokenizer;
+}
+/**
+ * Text-to-speech over a priority list of providers, which must share their channel count; audio of
+ * providers with a lower sample rate is resampled to the highest one, so a switch never changes the
+ * format. `synthesize()` behaves like `LLMFallbackAdapter.chat()`. A `stream()` keeps the text pushed
+ * into it; when its provider fails before any audio went out, the stream moves to the next provider and
+ * replays that text. After audio went out the error surfaces: a reply is never spoken twice, nor half by
+ * one voice and half by another.
+ */
+declare class TTSFallbackAdapter extends TypedEmitter<FallbackAdapterEvents> implements StreamingTTS {
+    readonly providers: readonly TTS[];
+    readonly specificationVersion = "v1";
+    readonly kind = "streaming";
+    readonly label: string;
+    readonly sampleRate: number;
+    readonly numChannels: number;
+    private readonly tracker;
+    private readonly streamers;
+    constructor(providers: readonly TTS[], options?: TTSFallbackAdapterOptions);
+    synthesize(text: string, options?: ProviderCallOptions): AsyncIterable<SynthesizedAudio>;
+    stream(options?: ProviderCallOptions): TTSStream;
+    availability(): ProviderAvailability[];
+    /** Stops the probes and closes every provider. */
+    close(): Promise<void>;
+}
+
+type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+/** `log.info('text')`, `log.info({ fields }, 'text')` or `log.error(error, 'text')`. */
+interface LogFn {
+    (msg: string): void;
+    (obj: object, msg?: string): void;
+}
+/**
+ * The logger the core writes to. Deliberately small, so that pino, winston or a test spy can stand in;
+ * a pino instance fits as is.
+ */
+interface Logger {
+    debug: LogFn;
+    info: LogFn;
+    warn: LogFn;
+    error: LogFn;
+    /** A logger that adds `bindings` to every record (e.g. `{ sessionId }`). */
+    child(bindings: Record<string, unknown>): Logger;
+}
+interface LoggerOptions {
+    /** Lowest level written. Default `info`; `silent` writes nothing. */
+    level?: LogLevel | 'silent';
+    /** Written as `name` on every record. */
+    name?: string;
+    /** Fields written on every record. Redacted like everything else. */
+    bindings?: Record<string, unknown>;
+    /** Where JSON lines go. Default: standard output. */
+    destination?: {
+        write(line: string): unknown;
+    };
+    /**
+     * Source of the `time` field. Pass the session's clock to stamp records with virtual time in
+     * simulations; by default records carry wall-clock epoch milliseconds.
+     */
+    clock?: Clock;
+}
+/** A pino-backed JSON logger that redacts secrets and audio from everything it writes. */
+declare function createLogger(options?: LoggerOptions): Logger;
+/** Discards everything. */
+declare const silentLogger: Logger;
+/**
+ * Replaces the default logger; `undefined` restores the built-in one. A logger that does not redact
+ * already is wrapped with `redactingLogger`, so keys and audio stay out of the output either way.
+ */
+declare function setDefaultLogger(logger: Logger | undefined): void;
+
+type ChatRole = 'system' | 'developer' | 'user' | 'assistant';
+interface ImageContent {
+    type: 'image';
+    /** A URL or a `data:` URL. */
+    image: string;
+    mimeType?: string;
+    detail?: 'auto' | 'low' | 'high';
+}
+type ChatContent = string | ImageContent;
+interface ChatMessage {
+    type: 'message';
+    id: string;
+    role: ChatRole;
+    content: ChatContent[];
+    /** True when the speech was cut short; the content then holds only what the user heard. */
+    interrupted: boolean;
+    createdAtMs: number;
+    /** Transcription confidence, for user messages. */
+    transcriptConfidence?: number;
+}
+interface FunctionCall {
+    type: 'function_call';
+    id: string;
+    callId: string;
+    name: string;
+    /** The raw JSON text the model produced, kept as-is even when invalid. */
+    arguments: string;
+    createdAtMs: number;
+}
+interface FunctionCallOutput {
+    type: 'function_call_output';
+    id: string;
+    callId: string;
+    name: string;
+    output: string;
+    isError: boolean;
+    createdAtMs: number;
+}
+interface AgentHandoff {
+    type: 'agent_handoff';
+    id: string;
+    oldAgentId: string | undefined;
+    newAgentId: string;
+    createdAtMs: number;
+}
+type ChatItem = ChatMessage | FunctionCall | FunctionCallOutput | AgentHandoff;
+type NewItem<T extends ChatItem> = Omit<T, 'type' | 'id' | 'createdAtMs'> & {
+    id?: string;
+    createdAtMs?: number;
+};
+interface AddMessageOptions {
+    role: ChatRole;
+    content: string | ChatContent[];
+    id?: string;
+    interrupted?: boolean;
+    createdAtMs?: number;
+    transcriptConfidence?: number;
+}
+interface CopyOptions {
+    excludeFunctionCalls?: boolean;
+    excludeInstructions?: boolean;
+    excludeHandoffs?: boolean;
+    /** Keep only function calls (and their outputs) of these tools. */
+    toolNames?: readonly string[];
+}
+/** The conversation as the LLM sees it. Items are kept in time order. */
+declare class ChatContext {
+    private itemList;
+    constructor(items?: readonly ChatItem[]);
+    static empty(): ChatContext;
+    get items(): readonly ChatItem[];
+    addMessage(options: AddMessageOptions): ChatMessage;
+    addFunctionCall(call: NewItem<FunctionCall>): FunctionCall;
+    addFunctionCallOutput(output: NewItem<FunctionCallOutput>): FunctionCallOutput;
+    addHandoff(handoff: NewItem<AgentHandoff>): AgentHandoff;
+    /**
+     * Inserts keeping time order; items with equal timestamps keep insertion order. The item is frozen:
+     * items are values shared by every copy of the context, so a change is a `replace()`, never an edit.
+     */
+    insert(item: ChatItem): void;
+    getById(id: string): ChatItem | undefined;
+    indexById(id: string): number;
+    /** Replaces the item with the same id; returns false when there is none. */
+    replace(item: ChatItem): boolean;
+    remove(id: string): boolean;
+    /** True when a function call with this callId already has an output. */
+    hasOutputFor(callId: string): boolean;
+    copy(options?: CopyOptions): ChatContext;
+    /**
+     * Keeps the last `maxItems` items, plus the leading instructions. Never starts with a function output
+     * whose call was cut off, since providers reject an output without its call.
+     */
+    truncate(maxItems: number): this;
+    /** Sets (or replaces) the leading system instructions. */
+    setInstructions(text: string, id?: string): void;
+    toJSON(): {
+        items: ChatItem[];
+    };
+    /**
+     * Rebuilds a context from `toJSON()` output, e.g. a stored conversation. The data is checked, since it
+     * usually comes from outside the process; unknown extra fields are kept. Throws `TypeError` naming
+     * the first bad field.
+     */
+    static fromJSON(json: {
+        items: readonly ChatItem[];
+    }): ChatContext;
+    private lastTimestamp;
+}
+/** The text of a message's content, images left out. */
+declare function messageText(message: ChatMessage): string;
+
+/**
+ * End-of-turn prediction, specification v1.
+ *
+ * When the user pauses, the session asks how likely it is that they have finished. At or above
+ * `unlikelyThreshold(language)` it commits the turn after the minimum endpointing delay; below it waits
+ * up to the maximum delay for more speech. The session bounds the wait itself: a slow or failing
+ * detector delays a turn by at most the maximum delay.
+ */
+/** One turn of the conversation as the detector sees it: spoken text only, oldest first. */
+interface ConversationTurn {
+    role: 'user' | 'assistant';
+    text: string;
+}
+interface TurnDetector {
+    readonly specificationVersion: SpecificationVersion;
+    readonly label: string;
+    /**
+     * The probability below which the end of turn is unlikely for `language` (a BCP-47 code, undefined
+     * when unknown); undefined when the detector does not support the language, and the session then
+     * endpoints on silence alone.
+     */
+    unlikelyThreshold(language: string | undefined): number | undefined;
+    /**
+     * Probability 0..1 that the last user turn is complete. `turns` ends with the user's pending turn.
+     * Rejects on failure; resolves or rejects promptly after an abort.
+     */
+    predictEndOfTurn(turns: readonly ConversationTurn[], options?: ProviderCallOptions): Promise<number>;
+}
 
 /** Produces ids like `item_1`, `item_2`. Deterministic per generator, so simulations replay exactly. */
 type IdGenerator = (prefix: string) => string;
-declare function createIdGenerator(namespace?: string): IdGenerator;
-/** Ids unique within the process, for objects created outside a session. */
-declare function processId(prefix: string): string;
-
-/**
- * A minimal typed event emitter. A throwing listener is isolated (reported to `onListenerError`) so one
- * bad subscriber cannot break the session that emits.
- */
-type EventMap = Record<string, unknown>;
-type Listener<T> = (event: T) => void;
-declare class TypedEmitter<Events extends EventMap> {
-    private readonly listeners;
-    private readonly onceWrappers;
-    onListenerError: (error: unknown, eventName: string) => void;
-    on<K extends keyof Events>(name: K, listener: Listener<Events[K]>): this;
-    once<K extends keyof Events>(name: K, listener: Listener<Events[K]>): this;
-    /** Removes a listener added with `on` or `once`. */
-    off<K extends keyof Events>(name: K, listener: Listener<Events[K]>): this;
-    emit<K extends keyof Events>(name: K, event: Events[K]): void;
-    listenerCount(name: keyof Events): number;
-    removeAllListeners(): void;
-}
-
-interface AgentOptions {
-    instructions: string;
-    tools?: readonly AnyTool[];
-    /** The conversation this agent starts with. A handoff copies the previous agent's when omitted. */
-    chatCtx?: ChatContext;
-    /** Per-agent providers override the session's. */
-    stt?: STT;
-    llm?: LLM;
-    tts?: TTS;
-    vad?: VAD;
-    turnDetector?: TurnDetector;
-    /** Shows up in handoff records and logs. Defaults to the class name plus a counter. */
-    id?: string;
-}
-/**
- * What the agent is: its instructions, tools and providers, and hooks for entering, leaving and for each
- * completed user turn. Subclass it and override the hooks.
- */
-declare class Agent<UserData = unknown> {
-    readonly id: string;
-    instructions: string;
-    tools: readonly AnyTool[];
-    chatCtx: ChatContext;
-    readonly stt: STT | undefined;
-    readonly llm: LLM | undefined;
-    readonly tts: TTS | undefined;
-    readonly vad: VAD | undefined;
-    readonly turnDetector: TurnDetector | undefined;
-    /** @internal */
-    attachedSession: AgentSession<UserData> | undefined;
-    /** @internal True when no chatCtx was given, so a handoff may carry the conversation over. */
-    readonly inheritsChatCtx: boolean;
-    constructor(options: AgentOptions);
-    /** The session running this agent. Throws when the agent is not active. */
-    get session(): AgentSession<UserData>;
-    /** Called when the agent becomes active: a good place to greet (`this.session.generateReply()`). */
-    onEnter(): Promise<void>;
-    /** Called when another agent takes over or the session closes. */
-    onExit(): Promise<void>;
-    /**
-     * Called when the user's turn is committed, before the reply is generated. Edit `chatCtx` (this turn's
-     * copy) or `message`; throw `StopResponse` to skip the reply.
-     */
-    onUserTurnCompleted(_chatCtx: ChatContext, _message: ChatMessage): Promise<void>;
-}
-/** Thrown from `onUserTurnCompleted` to answer nothing to this turn (the decision is logged). */
-declare class StopResponse extends Error {
-    name: string;
-    constructor(message?: string);
-}
-
-/** The task was awaited outside a session (no tool or agent hook is running). */
-declare class TaskContextError extends VoxwireError {
-    name: string;
-}
-/**
- * An agent that runs until it reaches a result, then hands control back to whoever awaited it. Awaited
- * inside a tool (`const email = await new GetEmailTask()`), it takes over the conversation; the tool's
- * speech stays uninterruptible meanwhile and the tool gets the result.
- */
-declare class AgentTask<Result = unknown, UserData = unknown> extends Agent<UserData> implements PromiseLike<Result> {
-    private settled;
-    private resolveResult;
-    private rejectResult;
-    /** @internal Resolves with the result, rejects with the failure passed to `complete()`. */
-    readonly result: Promise<Result>;
-    private started;
-    constructor(options: AgentOptions);
-    get completed(): boolean;
-    /** Ends the task with a result, or with an error the awaiting tool will see. Later calls are ignored. */
-    complete(result: Result | Error): void;
-    then<R1 = Result, R2 = never>(onfulfilled?: ((value: Result) => R1 | PromiseLike<R1>) | null, onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null): PromiseLike<R1 | R2>;
-    private start;
-}
-
-/**
- * Audio and text I/O, specification v1: what a transport (a LiveKit room, the playground's socket, a
- * file) gives the session. The session reads user audio from an `AudioInput` and plays the agent's
- * audio into an `AudioOutput`, one segment per speech step.
- */
-
-/** Where the user's audio comes from: any async sequence of frames (a room track, a socket, a file). */
-type AudioInput = AsyncIterable<AudioFrame>;
-interface PlaybackFinished {
-    /** How much of the segment was actually heard, in ms. */
-    playbackPositionMs: number;
-    /** True when the segment was cut short by `clearBuffer()`. */
-    interrupted: boolean;
-}
-/**
- * Where the agent's audio goes. The session sends one segment at a time: frames, then `flush()` (played to
- * the end) or `clearBuffer()` (stop now), and awaits `waitForPlayout()` for that segment.
- * Transports extend `AudioOutputBase` (from the core) rather than implementing this directly: it keeps
- * the segment bookkeeping.
- */
-interface AudioOutput {
-    /** Frames are resampled to this rate when set. */
-    readonly sampleRate: number | undefined;
-    /** Whether `pause()` / `resume()` hold playback (false interruptions need it). */
-    readonly canPause: boolean;
-    /** Queues a frame for playback. May wait (back-pressure) while the sink's buffer is full. */
-    captureFrame(frame: AudioFrame): Promise<void>;
-    /** Ends the current segment: it plays to the end, then its playout finishes. */
-    flush(): void;
-    /**
-     * Drops whatever of the current segment has not been played yet; its playout finishes as interrupted.
-     * It also ends a pause: the next segment starts playing as soon as it arrives.
-     */
-    clearBuffer(): void;
-    pause(): void;
-    resume(): void;
-    /** Resolves when the last ended segment has finished playing (or was cleared). */
-    waitForPlayout(): Promise<PlaybackFinished>;
-    /** Subscribes to playback start/finish of segments; returns an unsubscribe function. */
-    onPlayback(listener: (event: PlaybackEvent) => void): () => void;
-}
-type PlaybackEvent = {
-    type: 'playback_started';
-} | ({
-    type: 'playback_finished';
-} & PlaybackFinished);
-/**
- * Receives the agent's transcript in step with the audio actually played, and the user's transcripts.
- */
-interface TextOutput {
-    /** A piece of the agent's transcript that has just become audible. */
-    captureText(text: string): void;
-    /** The current agent message is complete (or was interrupted). */
-    flush(): void;
-}
-
-/** How the session decides that the user has finished, and when the user may cut the agent off. All in ms. */
-interface TurnHandlingOptions {
-    /**
-     * What ends a user turn: `vad` (silence after speech, refined by the turn detector when one is set),
-     * `stt` (the recognizer's end of speech / final transcript), or `manual` (`commitUserTurn()` only).
-     */
-    turnDetection: 'vad' | 'stt' | 'manual';
-    /** Silence after the last speech before a turn may be committed. */
-    minEndpointingDelay: number;
-    /** Longest wait after the last speech when the turn detector thinks the user is not done. */
-    maxEndpointingDelay: number;
-    /** User speech this long (VAD) can interrupt the agent. */
-    minInterruptionDuration: number;
-    /** This many transcribed words can interrupt the agent; 0 means any word. */
-    minInterruptionWords: number;
-    /** After the user stops, how long a paused speech waits for words before it resumes. */
-    falseInterruptionTimeout: number;
-    /** Pause on user speech and resume if it was a false interruption, instead of cutting at once. */
-    resumeFalseInterruption: boolean;
-    /** Feed the STT silence (never the VAD) while an uninterruptible speech plays. */
-    discardAudioIfUninterruptible: boolean;
-}
-declare const defaultTurnHandling: TurnHandlingOptions;
-declare function resolveTurnHandling(options: Partial<TurnHandlingOptions> | undefined): TurnHandlingOptions;
 
 /**
  * Fine-grained records of what the session did, in order, each stamped with the session clock. They are
@@ -1305,17 +1081,6 @@ declare class SpeechHandle implements PromiseLike<void> {
     onDone(listener: () => void): () => void;
     onInterrupt(listener: (reason: InterruptReason) => void): () => void;
     onHoldChange(listener: (holds: number) => void): () => void;
-    /** @internal */
-    requestInterrupt(reason: InterruptReason, force: boolean): boolean;
-    /** @internal Makes the speech uninterruptible for good. */
-    disallowInterruptions(): void;
-    /**
-     * @internal A counted hold: the speech is uninterruptible until every hold is released. Releasing twice,
-     * or after the speech ended, does nothing.
-     */
-    holdInterruptions(): () => void;
-    /** @internal Ends the speech. Only the first call counts. */
-    markDone(outcome: SpeechOutcome, error?: unknown): void;
     private notifyHolds;
 }
 /** The abort reason carried by a speech's interrupt signal. */
@@ -1323,6 +1088,200 @@ declare class SpeechInterruptedReason extends VoxwireError {
     readonly reason: InterruptReason;
     name: string;
     constructor(reason: InterruptReason);
+}
+
+/**
+ * What a tool sees while it runs: the session, the speech it belongs to, the call itself, the user data,
+ * and an abort signal that fires when the speech is interrupted.
+ */
+declare class RunContext<UserData = unknown> {
+    readonly session: AgentSession<UserData>;
+    readonly speechHandle: SpeechHandle;
+    readonly functionCall: FunctionCall;
+    private readonly stepPlayout;
+    constructor(session: AgentSession<UserData>, speechHandle: SpeechHandle, functionCall: FunctionCall, stepPlayout: () => Promise<void>);
+    get userData(): UserData;
+    /** Aborted when the speech is interrupted (never by user audio once interruptions are disallowed). */
+    get signal(): AbortSignal;
+    /** Makes the speech uninterruptible by the user from now on (a forced interrupt still works). */
+    disallowInterruptions(): void;
+    /** Resolves when the audio generated before this tool call has stopped playing (ended or interrupted). */
+    waitForPlayout(): Promise<void>;
+}
+
+type JSONSchema = Record<string, unknown>;
+interface ToolOptions<Schema extends z.ZodType, Result, UserData> {
+    /** Letters, digits, `_` and `-`, at most 64 characters (what every provider accepts). */
+    name: string;
+    description: string;
+    /** A zod schema of the arguments; an object schema. Omit for a tool without arguments. */
+    parameters?: Schema;
+    execute(args: z.output<Schema>, ctx: RunContext<UserData>): Result | Promise<Result>;
+}
+interface Tool<Schema extends z.ZodType = z.ZodType, Result = unknown, UserData = unknown> {
+    readonly type: 'function';
+    readonly name: string;
+    readonly description: string;
+    readonly parameters: Schema;
+    /** JSON Schema of the arguments, for providers. */
+    readonly jsonSchema: JSONSchema;
+    /**
+     * Parses the model's raw JSON arguments. Throws `ToolError` with a message the model can act on
+     * when the JSON is malformed or does not match the schema.
+     */
+    parseArguments(raw: string): z.output<Schema>;
+    execute(args: z.output<Schema>, ctx: RunContext<UserData>): Result | Promise<Result>;
+}
+type AnyTool = Tool<z.ZodType, any, any>;
+declare function tool<Schema extends z.ZodType = z.ZodObject<Record<string, never>>, Result = unknown, UserData = unknown>(options: ToolOptions<Schema, Result, UserData>): Tool<Schema, Result, UserData>;
+
+interface AgentOptions {
+    instructions: string;
+    tools?: readonly AnyTool[];
+    /** The conversation this agent starts with. A handoff copies the previous agent's when omitted. */
+    chatCtx?: ChatContext;
+    /** Per-agent providers override the session's. */
+    stt?: STT;
+    llm?: LLM;
+    tts?: TTS;
+    vad?: VAD;
+    turnDetector?: TurnDetector;
+    /** Shows up in handoff records and logs. Defaults to the class name plus a counter. */
+    id?: string;
+}
+/**
+ * What the agent is: its instructions, tools and providers, and hooks for entering, leaving and for each
+ * completed user turn. Subclass it and override the hooks.
+ */
+declare class Agent<UserData = unknown> {
+    readonly id: string;
+    instructions: string;
+    tools: readonly AnyTool[];
+    chatCtx: ChatContext;
+    readonly stt: STT | undefined;
+    readonly llm: LLM | undefined;
+    readonly tts: TTS | undefined;
+    readonly vad: VAD | undefined;
+    readonly turnDetector: TurnDetector | undefined;
+    constructor(options: AgentOptions);
+    /** The session running this agent. Throws when the agent is not active. */
+    get session(): AgentSession<UserData>;
+    /** Called when the agent becomes active: a good place to greet (`this.session.generateReply()`). */
+    onEnter(): Promise<void>;
+    /** Called when another agent takes over or the session closes. */
+    onExit(): Promise<void>;
+    /**
+     * Called when the user's turn is committed, before the reply is generated. Edit `chatCtx` (this turn's
+     * copy) or `message`; throw `StopResponse` to skip the reply.
+     */
+    onUserTurnCompleted(_chatCtx: ChatContext, _message: ChatMessage): Promise<void>;
+}
+/** Thrown from `onUserTurnCompleted` to answer nothing to this turn (the decision is logged). */
+declare class StopResponse extends Error {
+    name: string;
+    constructor(message?: string);
+}
+
+/**
+ * Audio and text I/O, specification v1: what a transport (a LiveKit room, the playground's socket, a
+ * file) gives the session. The session reads user audio from an `AudioInput` and plays the agent's
+ * audio into an `AudioOutput`, one segment per speech step.
+ */
+
+/** Where the user's audio comes from: any async sequence of frames (a room track, a socket, a file). */
+type AudioInput = AsyncIterable<AudioFrame>;
+interface PlaybackFinished {
+    /** How much of the segment was actually heard, in ms. */
+    playbackPositionMs: number;
+    /** True when the segment was cut short by `clearBuffer()`. */
+    interrupted: boolean;
+}
+/**
+ * Where the agent's audio goes. The session sends one segment at a time: frames, then `flush()` (played to
+ * the end) or `clearBuffer()` (stop now), and awaits `waitForPlayout()` for that segment.
+ * Transports extend `AudioOutputBase` (from the core) rather than implementing this directly: it keeps
+ * the segment bookkeeping.
+ */
+interface AudioOutput {
+    /** Frames are resampled to this rate when set. */
+    readonly sampleRate: number | undefined;
+    /** Whether `pause()` / `resume()` hold playback (false interruptions need it). */
+    readonly canPause: boolean;
+    /** Queues a frame for playback. May wait (back-pressure) while the sink's buffer is full. */
+    captureFrame(frame: AudioFrame): Promise<void>;
+    /** Ends the current segment: it plays to the end, then its playout finishes. */
+    flush(): void;
+    /**
+     * Drops whatever of the current segment has not been played yet; its playout finishes as interrupted.
+     * It also ends a pause: the next segment starts playing as soon as it arrives.
+     */
+    clearBuffer(): void;
+    pause(): void;
+    resume(): void;
+    /** Resolves when the last ended segment has finished playing (or was cleared). */
+    waitForPlayout(): Promise<PlaybackFinished>;
+    /** Subscribes to playback start/finish of segments; returns an unsubscribe function. */
+    onPlayback(listener: (event: PlaybackEvent) => void): () => void;
+}
+type PlaybackEvent = {
+    type: 'playback_started';
+} | ({
+    type: 'playback_finished';
+} & PlaybackFinished);
+/**
+ * Receives the agent's transcript in step with the audio actually played, and the user's transcripts.
+ */
+interface TextOutput {
+    /** A piece of the agent's transcript that has just become audible. */
+    captureText(text: string): void;
+    /** The current agent message is complete (or was interrupted). */
+    flush(): void;
+}
+
+/** How the session decides that the user has finished, and when the user may cut the agent off. All in ms. */
+interface TurnHandlingOptions {
+    /**
+     * What ends a user turn: `vad` (silence after speech, refined by the turn detector when one is set),
+     * `stt` (the recognizer's end of speech / final transcript), or `manual` (`commitUserTurn()` only).
+     */
+    turnDetection: 'vad' | 'stt' | 'manual';
+    /** Silence after the last speech before a turn may be committed. */
+    minEndpointingDelay: number;
+    /** Longest wait after the last speech when the turn detector thinks the user is not done. */
+    maxEndpointingDelay: number;
+    /** User speech this long (VAD) can interrupt the agent. */
+    minInterruptionDuration: number;
+    /** This many transcribed words can interrupt the agent; 0 means any word. */
+    minInterruptionWords: number;
+    /** After the user stops, how long a paused speech waits for words before it resumes. */
+    falseInterruptionTimeout: number;
+    /** Pause on user speech and resume if it was a false interruption, instead of cutting at once. */
+    resumeFalseInterruption: boolean;
+    /** Feed the STT silence (never the VAD) while an uninterruptible speech plays. */
+    discardAudioIfUninterruptible: boolean;
+}
+declare const defaultTurnHandling: TurnHandlingOptions;
+
+/** The task was awaited outside a session (no tool or agent hook is running). */
+declare class TaskContextError extends VoxwireError {
+    name: string;
+}
+/**
+ * An agent that runs until it reaches a result, then hands control back to whoever awaited it. Awaited
+ * inside a tool (`const email = await new GetEmailTask()`), it takes over the conversation; the tool's
+ * speech stays uninterruptible meanwhile and the tool gets the result.
+ */
+declare class AgentTask<Result = unknown, UserData = unknown> extends Agent<UserData> implements PromiseLike<Result> {
+    private settled;
+    private resolveResult;
+    private rejectResult;
+    private started;
+    constructor(options: AgentOptions);
+    get completed(): boolean;
+    /** Ends the task with a result, or with an error the awaiting tool will see. Later calls are ignored. */
+    complete(result: Result | Error): void;
+    then<R1 = Result, R2 = never>(onfulfilled?: ((value: Result) => R1 | PromiseLike<R1>) | null, onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null): PromiseLike<R1 | R2>;
+    private start;
 }
 
 /** A recognizer that only handles finished utterances was given without a VAD to cut them. */
@@ -1497,8 +1456,6 @@ declare class AgentSession<UserData = unknown> extends TypedEmitter<SessionEvent
     /** Everything said and done in the conversation, across agents. */
     readonly history: ChatContext;
     userData: UserData;
-    /** @internal */
-    readonly ids: IdGenerator;
     private runtime;
     private closing;
     private closedFlag;
@@ -1528,665 +1485,15 @@ declare class AgentSession<UserData = unknown> extends TypedEmitter<SessionEvent
     clearUserTurn(): void;
     /** Hands the conversation to another agent: the old one exits, the new one enters. */
     updateAgent(agent: Agent): Promise<void>;
-    /** @internal Runs an AgentTask awaited inside a tool or hook, and returns its result. */
-    runTask<Result>(task: AgentTask<Result>, runContext: RunContext | undefined): Promise<Result>;
     /**
      * Ends the session within `closeTimeout`: speeches are cut (a partly played reply is recorded as
      * interrupted), tools are cancelled, awaited tasks and speeches settle, streams close.
      */
     close(reason?: string): Promise<void>;
-    /** @internal */
-    reportError(source: ErrorSource, error: unknown, recoverable: boolean): void;
     private doClose;
     private createHandle;
     private requireRuntime;
     private assertOpen;
-}
-
-/**
- * What a tool sees while it runs: the session, the speech it belongs to, the call itself, the user data,
- * and an abort signal that fires when the speech is interrupted.
- */
-declare class RunContext<UserData = unknown> {
-    readonly session: AgentSession<UserData>;
-    readonly speechHandle: SpeechHandle;
-    readonly functionCall: FunctionCall;
-    private readonly stepPlayout;
-    constructor(session: AgentSession<UserData>, speechHandle: SpeechHandle, functionCall: FunctionCall, stepPlayout: () => Promise<void>);
-    get userData(): UserData;
-    /** Aborted when the speech is interrupted (never by user audio once interruptions are disallowed). */
-    get signal(): AbortSignal;
-    /** Makes the speech uninterruptible by the user from now on (a forced interrupt still works). */
-    disallowInterruptions(): void;
-    /** Resolves when the audio generated before this tool call has stopped playing (ended or interrupted). */
-    waitForPlayout(): Promise<void>;
-}
-
-type JSONSchema = Record<string, unknown>;
-interface ToolOptions<Schema extends z.ZodType, Result, UserData> {
-    /** Letters, digits, `_` and `-`, at most 64 characters (what every provider accepts). */
-    name: string;
-    description: string;
-    /** A zod schema of the arguments; an object schema. Omit for a tool without arguments. */
-    parameters?: Schema;
-    execute(args: z.output<Schema>, ctx: RunContext<UserData>): Result | Promise<Result>;
-}
-interface Tool<Schema extends z.ZodType = z.ZodType, Result = unknown, UserData = unknown> {
-    readonly type: 'function';
-    readonly name: string;
-    readonly description: string;
-    readonly parameters: Schema;
-    /** JSON Schema of the arguments, for providers. */
-    readonly jsonSchema: JSONSchema;
-    /**
-     * Parses the model's raw JSON arguments. Throws `ToolError` with a message the model can act on
-     * when the JSON is malformed or does not match the schema.
-     */
-    parseArguments(raw: string): z.output<Schema>;
-    execute(args: z.output<Schema>, ctx: RunContext<UserData>): Result | Promise<Result>;
-}
-type AnyTool = Tool<z.ZodType, any, any>;
-declare function tool<Schema extends z.ZodType = z.ZodObject<Record<string, never>>, Result = unknown, UserData = unknown>(options: ToolOptions<Schema, Result, UserData>): Tool<Schema, Result, UserData>;
-/** What the model is told about each tool: the provider-facing half of `tool()`. */
-declare function toolDefinitions(tools: readonly AnyTool[]): ToolDefinition[];
-
-/**
- * What a full channel does with one more item:
- * - `drop-oldest`: discard the oldest queued item (counted in `droppedCount`) and keep the new one;
- * - `drop-newest`: discard the new item (counted);
- * - `block`: `send()` waits for room (back-pressure); `trySend()` refuses.
- */
-type OverflowPolicy = 'drop-oldest' | 'drop-newest' | 'block';
-interface ChannelOptions {
-    /** Maximum queued items. Must be at least 1. */
-    capacity: number;
-    overflow: OverflowPolicy;
-    /** Shows up in error messages and metrics. */
-    name?: string;
-}
-/**
- * A bounded single-consumer async queue: the one stream abstraction of the core. It never grows past
- * its capacity, never keeps a listener or a promise after close, and reports every drop.
- */
-declare class Channel<T> implements AsyncIterable<T> {
-    readonly capacity: number;
-    readonly overflow: OverflowPolicy;
-    readonly name: string;
-    private buffer;
-    private head;
-    private receivers;
-    private senders;
-    private state;
-    private failure;
-    private dropped;
-    constructor(options: ChannelOptions);
-    /** Items waiting to be received. */
-    get size(): number;
-    /** Items discarded because the channel was full. */
-    get droppedCount(): number;
-    /** True once `close()` or `fail()` was called. Queued items may still be received. */
-    get closed(): boolean;
-    /**
-     * Offers an item without waiting. Returns false when the item was not queued: the channel is closed,
-     * or full under `drop-newest` / `block`.
-     */
-    trySend(item: T): boolean;
-    /**
-     * Sends an item. Under `block`, waits for room; under the drop policies it never waits. Rejects with
-     * `ChannelClosedError` when the channel is closed (or closes while waiting), or with the signal's reason.
-     */
-    send(item: T, signal?: AbortSignal): Promise<void>;
-    /** Receives the next item; `done` once the channel is closed and drained. Rejects if it failed. */
-    receive(signal?: AbortSignal): Promise<IteratorResult<T>>;
-    /** Ends the channel: queued items can still be received, then iteration finishes. */
-    close(): void;
-    /** Ends the channel with an error: receivers get it once the queue is drained. */
-    fail(error: unknown): void;
-    /** Closes and discards everything queued: for consumers that are gone. */
-    dispose(): void;
-    [Symbol.asyncIterator](): AsyncIterator<T>;
-    private releaseWaiters;
-    private admitBlockedSender;
-    private shift;
-}
-
-/**
- * A subscriber's bounds. `block` is not offered: `publish()` is synchronous, so a full subscriber could
- * only lose items without counting them, or stall every other subscriber with it.
- */
-interface BroadcastSubscriberOptions extends Omit<ChannelOptions, 'overflow'> {
-    overflow: 'drop-oldest' | 'drop-newest';
-}
-/**
- * Fans one producer out to many consumers, each with its own bounded channel. A slow consumer drops
- * only its own items (by its own policy, counted in its `droppedCount`); a consumer that stops
- * iterating is unsubscribed, so nothing is retained for it. This replaces `tee()`, whose branches
- * buffer without bound.
- */
-declare class Broadcast<T> {
-    private readonly subscribers;
-    private ended;
-    subscribe(options: BroadcastSubscriberOptions): Channel<T>;
-    unsubscribe(channel: Channel<T>): void;
-    /** Subscribers still receiving; one that closed its channel or broke out of its loop is not counted. */
-    get subscriberCount(): number;
-    /** Offers the item to every subscriber without waiting. */
-    publish(item: T): void;
-    /** Ends every subscription: subscribers drain what they hold, then finish. */
-    close(): void;
-    /** Ends every subscription with an error, delivered to each subscriber after what it holds. */
-    fail(error: unknown): void;
-    private prune;
-}
-
-interface VirtualClockOptions {
-    /** Virtual time at creation, in ms. Default 0. */
-    startMs?: number;
-    /**
-     * When true (the default), the clock advances by itself whenever the host has no other work queued:
-     * every promise chain has settled and only virtual timers remain. A simulated hour then runs in
-     * milliseconds without anyone driving the clock.
-     */
-    autoAdvance?: boolean;
-    /**
-     * Receives whatever a timer callback throws, and the clock goes on. Without it the error escapes
-     * like a host timer's would: as an uncaught exception under auto-advance, or as the rejection of
-     * the `advance()` call that fired the timer.
-     */
-    onTimerError?: (error: unknown) => void;
-}
-/**
- * Time that passes only when nothing else can run. Timers due at the same instant fire in the order they
- * were created, one per host macrotask, so every promise chain a timer starts settles before the next
- * timer fires: the order of events is a pure function of the program, not of the machine's speed.
- *
- * "Nothing else can run" is judged from the host's queues: a task waiting on real I/O looks idle, so
- * keep real sockets and files out of code that runs on this clock.
- */
-declare class VirtualClock implements Clock {
-    private current;
-    private seq;
-    private heap;
-    /** Timers in the heap that will still fire; the others are dead entries awaiting removal. */
-    private live;
-    private autoAdvance;
-    private readonly onTimerError;
-    private stepScheduled;
-    private idleCheckScheduled;
-    private idleWaiters;
-    constructor(options?: VirtualClockOptions);
-    now(): number;
-    /** Number of timers still waiting to fire. */
-    get pendingTimers(): number;
-    /** Time of the next pending timer, or undefined when none. */
-    nextTimerAt(): number | undefined;
-    sleep(ms: number, signal?: AbortSignal): Promise<void>;
-    setTimer(ms: number, callback: () => void): TimerHandle;
-    setRepeatingTimer(intervalMs: number, callback: () => void): TimerHandle;
-    /** Stops or restarts automatic advancing. */
-    setAutoAdvance(enabled: boolean): void;
-    /**
-     * Advances virtual time by `ms`, firing every timer due on the way (those exactly at the target
-     * included) and letting the work each one starts settle before the next fires. Use with
-     * `autoAdvance: false` for step-by-step tests. Rejects if a timer callback throws and there is no
-     * `onTimerError`; time then stays at that timer's instant.
-     */
-    advance(ms: number): Promise<void>;
-    /**
-     * Resolves once no timer is pending and the work the last one started has settled. With auto-advance
-     * that happens by itself; in manual mode, when `advance()` has run every timer or the last one is
-     * cancelled. A repeating timer keeps the clock busy until it is cancelled.
-     */
-    whenIdle(): Promise<void>;
-    private cancel;
-    private scheduleStep;
-    private step;
-    private run;
-    /** Checks for idleness after pending microtasks ran, since they may still schedule timers. */
-    private checkIdleSoon;
-    private resolveIdleWaiters;
-    private peek;
-    private compact;
-    private push;
-    private pop;
-}
-
-/**
- * Segment bookkeeping shared by every output: a sink calls `notifyPlaybackStarted()` when the first
- * frame of a segment is audible and `notifyPlaybackFinished()` when the segment has ended, and
- * `waitForPlayout()` pairs each ended segment with its finish.
- */
-declare abstract class AudioOutputBase implements AudioOutput {
-    abstract readonly sampleRate: number | undefined;
-    abstract readonly canPause: boolean;
-    private segmentsEnded;
-    private segmentsFinished;
-    private lastFinished;
-    private waiters;
-    private readonly listeners;
-    private segmentOpen;
-    /** Queues a frame in the sink (the base class has already opened the segment). */
-    protected abstract onCaptureFrame(frame: AudioFrame): Promise<void>;
-    protected abstract onFlush(): void;
-    protected abstract onClearBuffer(): void;
-    abstract pause(): void;
-    abstract resume(): void;
-    captureFrame(frame: AudioFrame): Promise<void>;
-    flush(): void;
-    clearBuffer(): void;
-    waitForPlayout(): Promise<PlaybackFinished>;
-    onPlayback(listener: (event: PlaybackEvent) => void): () => void;
-    /** True between the first frame of a segment and its flush/clear. */
-    protected get inSegment(): boolean;
-    /** True when an ended segment has not reported its finish yet. */
-    protected get finishPending(): boolean;
-    protected notifyPlaybackStarted(): void;
-    /** Call once per ended segment, when its last audible sample has played (or it was cleared). */
-    protected notifyPlaybackFinished(event: PlaybackFinished): void;
-    private endSegment;
-}
-
-/**
- * An output that plays into nothing at real speed on the given clock: useful for text-only sessions and
- * tests. Playback of a segment takes as long as its audio.
- */
-declare class NullAudioOutput extends AudioOutputBase {
-    private readonly clock;
-    readonly sampleRate: number | undefined;
-    readonly canPause = true;
-    private queuedMs;
-    private playedMs;
-    private playing;
-    private paused;
-    private startedAt;
-    private finishTimer;
-    constructor(clock: Clock);
-    protected onCaptureFrame(frame: AudioFrame): Promise<void>;
-    protected onFlush(): void;
-    protected onClearBuffer(): void;
-    pause(): void;
-    resume(): void;
-    private heardMs;
-    private scheduleFinish;
-    private finish;
-}
-
-type LogLevel = 'debug' | 'info' | 'warn' | 'error';
-/** `log.info('text')`, `log.info({ fields }, 'text')` or `log.error(error, 'text')`. */
-interface LogFn {
-    (msg: string): void;
-    (obj: object, msg?: string): void;
-}
-/**
- * The logger the core writes to. Deliberately small, so that pino, winston or a test spy can stand in;
- * a pino instance fits as is.
- */
-interface Logger {
-    debug: LogFn;
-    info: LogFn;
-    warn: LogFn;
-    error: LogFn;
-    /** A logger that adds `bindings` to every record (e.g. `{ sessionId }`). */
-    child(bindings: Record<string, unknown>): Logger;
-}
-interface LoggerOptions {
-    /** Lowest level written. Default `info`; `silent` writes nothing. */
-    level?: LogLevel | 'silent';
-    /** Written as `name` on every record. */
-    name?: string;
-    /** Fields written on every record. Redacted like everything else. */
-    bindings?: Record<string, unknown>;
-    /** Where JSON lines go. Default: standard output. */
-    destination?: {
-        write(line: string): unknown;
-    };
-    /**
-     * Source of the `time` field. Pass the session's clock to stamp records with virtual time in
-     * simulations; by default records carry wall-clock epoch milliseconds.
-     */
-    clock?: Clock;
-}
-/** A pino-backed JSON logger that redacts secrets and audio from everything it writes. */
-declare function createLogger(options?: LoggerOptions): Logger;
-/**
- * Applies the same redaction to any logger, for users who bring their own (winston, console, a pino
- * instance configured elsewhere).
- */
-declare function redactingLogger(inner: Logger): Logger;
-/** Discards everything. */
-declare const silentLogger: Logger;
-/**
- * The logger used by core objects that were not given one. Created on first use at the level named by
- * `VOXWIRE_LOG_LEVEL` (`debug`, `info`, `warn`, `error` or `silent`; default `info`).
- */
-declare function defaultLogger(): Logger;
-/**
- * Replaces the default logger; `undefined` restores the built-in one. A logger that does not redact
- * already is wrapped with `redactingLogger`, so keys and audio stay out of the output either way.
- */
-declare function setDefaultLogger(logger: Logger | undefined): void;
-
-/**
- * What the core's loggers do to every value before it is written: secrets become `[Redacted]`, audio and
- * other binary data become a one-line description. Logs end up in terminals, CI output and bug reports,
- * so a provider key or a user's voice must never get that far.
- */
-declare const REDACTED = "[Redacted]";
-/** True for object keys whose values are credentials (`apiKey`, `api_key`, `accessToken`, ...). */
-declare function isSecretKey(key: string): boolean;
-/**
- * Redacts credentials inside free text: `Bearer <key>` and `Token <key>` (HTTP and Deepgram auth
- * headers), `?api_key=...`-style query parameters (WebSocket URLs carry keys there) and `sk-...` keys.
- */
-declare function redactLogText(text: string): string;
-/**
- * Returns a copy of `value` that is safe to log: secret-named keys redacted at any depth, credentials in
- * strings redacted, binary data described, errors flattened (message, stack and cause redacted too),
- * cycles and very deep or long structures cut short. The input is never modified.
- */
-declare function redactLogValue(value: unknown): unknown;
-
-/** Exponential backoff between attempts of a provider call. Durations in ms. */
-interface RetryPolicy {
-    /** Attempts after the first one; 0 means a single attempt. */
-    maxRetries: number;
-    /** Delay before the first retry. */
-    initialDelayMs: number;
-    /** Upper bound of the backoff delays, jitter included (a server's `retry-after` may ask for more). */
-    maxDelayMs: number;
-    /** Growth factor of the delay from one retry to the next. */
-    multiplier: number;
-    /**
-     * Fraction (0..1) of each delay that is randomized downwards, so that many clients failing together do
-     * not retry in lockstep. 0 gives the exact exponential schedule.
-     */
-    jitter: number;
-    /**
-     * The longest wait a server may ask for (`retry-after`, `retry-after-ms`) and still be honoured; such
-     * a wait may exceed `maxDelayMs`. A server asking for more is not retried at all: waiting that long
-     * would stall a live conversation, and retrying sooner would only be refused again, so the error
-     * surfaces at once and the session (or a FallbackAdapter) can act on it. Default 30_000.
-     */
-    maxRetryAfterMs: number;
-}
-declare const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy>;
-/**
- * Fills the gaps of a partial policy from `defaults` (a plugin's own, say) and then the core's
- * defaults, and rejects values that make no sense. Fields set to `undefined` count as gaps.
- */
-declare function resolveRetryPolicy(policy?: Partial<RetryPolicy>, defaults?: Partial<RetryPolicy>): RetryPolicy;
-/**
- * The delay before retry number `attempt` (1 for the first retry), in whole ms. `random` returns values
- * in [0, 1); pass a seeded one to make schedules reproducible.
- */
-declare function retryDelayMs(policy: Partial<RetryPolicy>, attempt: number, random?: () => number): number;
-/** How `withRetry` and `retryBeforeFirstItem` decide on, wait for and report retries. */
-interface RetryOptions {
-    policy?: Partial<RetryPolicy>;
-    /** Where the delays are waited; the real clock by default. */
-    clock?: Clock;
-    /** Aborting stops at once: a pending delay ends and nothing is retried. */
-    signal?: AbortSignal;
-    /** Told of each retry before its delay, as `{ type: 'retrying', attempt, delayMs, error }`. */
-    onProblem?: (problem: ProviderProblem) => void;
-    /** Called before each delay, with the retry number (1-based) that follows it. */
-    onRetry?(error: unknown, attempt: number, delayMs: number): void;
-    /** Replaces the default test: an `APIError` with `retryable: true`. */
-    isRetryable?(error: unknown): boolean;
-    /**
-     * How long, in ms, the server asked to wait after `error`, or `undefined` when it did not say. By
-     * default `retryAfterFromError`: the error's `retryAfterMs`, or the `retry-after` headers of the HTTP
-     * response it (or its cause) carries.
-     */
-    retryAfterMs?(error: unknown): number | undefined;
-    /** Source of jitter, [0, 1). */
-    random?: () => number;
-}
-/** The options of `withRetry`; the same as every retry helper takes. */
-type WithRetryOptions = RetryOptions;
-declare function isRetryableError(error: unknown): boolean;
-/**
- * Calls `fn` until it succeeds, the error is not retryable, or the policy's retries are spent; then
- * rethrows the last error. `attempt` is 0 on the first call. An abort rejects with the signal's reason.
- */
-declare function withRetry<T>(fn: (attempt: number, signal: AbortSignal) => Promise<T>, options?: RetryOptions): Promise<T>;
-
-/**
- * Splits streamed LLM text into sentences for a TTS that takes whole requests. Splitting too early
- * ("Dr." + "Smith") breaks prosody, splitting too late delays the first audio; ambiguous cases are
- * therefore merged, which only costs a little latency. Chinese and Japanese have no spaces between
- * sentences: they end at their own marks (。！？), with any closing quote or bracket after them.
- */
-interface SentenceTokenizerOptions {
-    /**
-     * Shortest sentence, in characters, sent on its own; shorter ones are joined to the next so the TTS
-     * is not asked for tiny clips ("Hi!", "好的。"). A Chinese, Japanese or Korean character counts as two:
-     * it is a syllable, as long to say as two or three Latin letters. `flush()` returns the remainder
-     * whatever its length. Default 20.
-     */
-    minSentenceLength?: number;
-    /** Added to the built-in abbreviations; case-insensitive, with or without the trailing dot. */
-    abbreviations?: readonly string[];
-}
-declare class SentenceTokenizer {
-    readonly minSentenceLength: number;
-    private readonly abbreviations;
-    constructor(options?: SentenceTokenizerOptions);
-    /** A new incremental splitter; each one holds its own buffer. */
-    stream(): SentenceStream;
-    /** Splits a whole text. */
-    tokenize(text: string): string[];
-}
-/** Incremental splitter: push text deltas as they arrive, collect the sentences they complete. */
-declare class SentenceStream {
-    private readonly minLength;
-    private readonly abbreviations;
-    private buffer;
-    /** Where the sentence being built starts in `buffer`. */
-    private start;
-    /** Where scanning resumes: text before it holds no undecided boundary. */
-    private scan;
-    constructor(minLength: number, abbreviations: ReadonlySet<string>);
-    /** Adds a text delta; returns the sentences it completed, trimmed, in order. */
-    push(text: string): string[];
-    /** Returns whatever is left as a last sentence (if not blank) and resets. */
-    flush(): string[];
-    /**
-     * Decides whether a sentence ends at or just after position `i`. Returns the end offset (exclusive),
-     * undefined for "not here", or 'more' when the text so far cannot tell.
-     */
-    private boundaryAt;
-    /** Whether the word ending at the dot at `dot` is an abbreviation, an initial or a dotted acronym. */
-    private isAbbreviation;
-    private candidate;
-    private compact;
-}
-/** The words of a text, punctuation dropped. */
-declare function splitWords(text: string): string[];
-/** How many words a transcript holds, e.g. to compare with `minInterruptionWords`. */
-declare function countWords(text: string): number;
-
-interface STTStreamAdapterOptions {
-    /** Retries of a failed `recognize()` before the stream fails. Default: the default retry policy. */
-    retryPolicy?: Partial<RetryPolicy>;
-    clock?: Clock;
-    /**
-     * Utterances waiting for recognition. Speech boundaries are few, so this only fills when the recognizer
-     * is far slower than speech; the oldest utterance is then dropped (counted). Default 8.
-     */
-    maxPendingUtterances?: number;
-    /** Events waiting for the consumer; when full, recognition waits. Default 32. */
-    eventQueueCapacity?: number;
-    /** Source of retry jitter, for reproducible runs. */
-    random?: () => number;
-}
-/**
- * Makes a recognizer that only transcribes finished utterances (`recognize()`) usable as a live stream:
- * a VAD cuts the pushed audio into utterances and each one is recognized when the VAD reports its end.
- * The stream emits `start_of_speech`, then `final_transcript` and `end_of_speech` per utterance, in
- * order. Frames pushed must be at one of the recognizer's `inputSampleRates`: the VAD cuts them as
- * they are, so each utterance reaches `recognize()` at the rate the recognizer asked for.
- */
-declare class STTStreamAdapter implements StreamingSTT {
-    readonly stt: BatchSTT;
-    readonly vad: VAD;
-    private readonly options;
-    readonly specificationVersion = "v1";
-    readonly kind = "streaming";
-    readonly label: string;
-    readonly inputSampleRates: readonly number[];
-    private readonly recognizeFn;
-    constructor(stt: BatchSTT, vad: VAD, options?: STTStreamAdapterOptions);
-    recognize(frames: readonly AudioFrame[], options: STTStreamOptions): Promise<SpeechAlternative[]>;
-    stream(options: STTStreamOptions): STTStream;
-    close(): Promise<void>;
-}
-
-interface TTSStreamAdapterOptions {
-    /** How pushed text is cut into requests. Default: a `SentenceTokenizer` with its defaults. */
-    tokenizer?: SentenceTokenizer;
-    /**
-     * Sentences synthesized ahead of the one whose audio is being emitted, so the next one is ready when
-     * the current one ends. Default 1; 0 synthesizes strictly one at a time.
-     */
-    prefetch?: number;
-    /** Audio chunks buffered per sentence before its synthesis waits for the consumer. Default 64. */
-    chunkBuffer?: number;
-}
-/**
- * Streaming TTS over a provider that only synthesizes whole texts: pushed text is cut into sentences,
- * each is synthesized with `synthesize()`, and the audio comes out in order.
- */
-declare class TTSStreamAdapter implements StreamingTTS {
-    readonly tts: BatchTTS;
-    private readonly options;
-    readonly specificationVersion = "v1";
-    readonly kind = "streaming";
-    readonly label: string;
-    readonly sampleRate: number;
-    readonly numChannels: number;
-    private readonly tokenizer;
-    constructor(tts: BatchTTS, options?: TTSStreamAdapterOptions);
-    synthesize(text: string, options?: ProviderCallOptions): AsyncIterable<SynthesizedAudio>;
-    stream(options?: ProviderCallOptions): TTSStream;
-    close(): Promise<void>;
-}
-
-interface AvailabilityChangedEvent {
-    /** The provider's label. */
-    provider: string;
-    /** Its position in the adapter's list, since two providers may share a label. */
-    index: number;
-    available: boolean;
-    /** The failure that made it unavailable. */
-    error?: unknown;
-}
-/**
- * Events of every fallback adapter. A listener that throws is isolated by the emitter (see
- * `onListenerError`), so it cannot change which provider serves a request.
- */
-type FallbackAdapterEvents = {
-    availability_changed: AvailabilityChangedEvent;
-};
-interface ProviderAvailability {
-    provider: string;
-    index: number;
-    available: boolean;
-}
-interface FallbackAdapterOptions<P> {
-    clock?: Clock;
-    /**
-     * Longest wait for a provider's first output (first LLM part, first audio chunk, a recognition
-     * result); past it the attempt fails with `APITimeoutError` and the next provider is tried. Streaming
-     * TTS also applies it between chunks while audio is due. Default 10000.
-     */
-    attemptTimeoutMs?: number;
-    /** How often an unavailable provider is probed in the background. Default 5000. */
-    retryIntervalMs?: number;
-    /**
-     * Health check of an unavailable provider: resolves when it works again. Each run gets
-     * `attemptTimeoutMs`. The default makes the smallest real request of each kind (see the adapters).
-     */
-    probe?: (provider: P, signal: AbortSignal) => Promise<void>;
-}
-
-type LLMFallbackAdapterOptions = FallbackAdapterOptions<LLM>;
-/**
- * An LLM that serves each request from the first healthy provider of a priority list. A provider that
- * fails before its first part is marked unavailable (`availability_changed`) and the request moves on;
- * one that fails after parts went out surfaces its error, since a second model would repeat the text.
- * Unavailable providers are probed every `retryIntervalMs` and come back when a probe succeeds.
- */
-declare class LLMFallbackAdapter extends TypedEmitter<FallbackAdapterEvents> implements LLM {
-    readonly providers: readonly LLM[];
-    readonly specificationVersion = "v1";
-    readonly label: string;
-    readonly supportsToolCalls: boolean;
-    private readonly tracker;
-    constructor(providers: readonly LLM[], options?: LLMFallbackAdapterOptions);
-    /** The model of the provider that would serve the next request. */
-    get model(): string;
-    chat(options: LLMChatOptions): AsyncIterable<LLMStreamPart>;
-    availability(): ProviderAvailability[];
-    /** Stops the probes and closes every provider. */
-    close(): Promise<void>;
-}
-
-interface STTFallbackAdapterOptions extends FallbackAdapterOptions<STT> {
-    /** Segments the audio for providers that cannot stream (wrapped in `STTStreamAdapter`). */
-    vad?: VAD;
-}
-/**
- * Speech-to-text over a priority list of providers. A live stream runs on one provider at a time; when it
- * fails (an error, or the stream ending while audio still comes) the provider is marked unavailable and
- * the stream carries on with the next one, from the next pushed frame. Audio the failed provider had not
- * transcribed yet is lost; an utterance it had started is closed with `end_of_speech` so speech events
- * stay paired. Recovery works as in `LLMFallbackAdapter`. The providers must share an input sample rate,
- * since a switch happens between two frames.
- */
-declare class STTFallbackAdapter extends TypedEmitter<FallbackAdapterEvents> implements StreamingSTT {
-    readonly providers: readonly STT[];
-    readonly specificationVersion = "v1";
-    readonly kind = "streaming";
-    readonly label: string;
-    readonly inputSampleRates: readonly number[];
-    private readonly tracker;
-    /** What each provider's live stream comes from: itself, or a VAD-driven adapter. */
-    private readonly streamers;
-    constructor(providers: readonly STT[], options?: STTFallbackAdapterOptions);
-    stream(options: STTStreamOptions): STTStream;
-    availability(): ProviderAvailability[];
-    /** Stops the probes and closes every provider. */
-    close(): Promise<void>;
-}
-
-interface TTSFallbackAdapterOptions extends FallbackAdapterOptions<TTS> {
-    /** Splits text for providers that cannot stream (wrapped in `TTSStreamAdapter`). */
-    tokenizer?: SentenceTokenizer;
-}
-/**
- * Text-to-speech over a priority list of providers, which must share their channel count; audio of
- * providers with a lower sample rate is resampled to the highest one, so a switch never changes the
- * format. `synthesize()` behaves like `LLMFallbackAdapter.chat()`. A `stream()` keeps the text pushed
- * into it; when its provider fails before any audio went out, the stream moves to the next provider and
- * replays that text. After audio went out the error surfaces: a reply is never spoken twice, nor half by
- * one voice and half by another.
- */
-declare class TTSFallbackAdapter extends TypedEmitter<FallbackAdapterEvents> implements StreamingTTS {
-    readonly providers: readonly TTS[];
-    readonly specificationVersion = "v1";
-    readonly kind = "streaming";
-    readonly label: string;
-    readonly sampleRate: number;
-    readonly numChannels: number;
-    private readonly tracker;
-    private readonly streamers;
-    constructor(providers: readonly TTS[], options?: TTSFallbackAdapterOptions);
-    synthesize(text: string, options?: ProviderCallOptions): AsyncIterable<SynthesizedAudio>;
-    stream(options?: ProviderCallOptions): TTSStream;
-    availability(): ProviderAvailability[];
-    /** Stops the probes and closes every provider. */
-    close(): Promise<void>;
 }
 
 type AnySession = AgentSession<any>;
@@ -2329,4 +1636,76 @@ declare function isAgentDefinition(value: unknown): value is AgentDefinition;
  */
 declare function agentDefinitionFromModule(module: unknown, fileName: string): AgentDefinition;
 
-export { APIConnectionError, APIError, type APIErrorOptions, APIStatusError, APITimeoutError, type AddMessageOptions, Agent, type AgentDefinition, type AgentDefinitionInit, type AgentHandoff, type AgentOptions, AgentSession, type AgentSessionOptions, type AgentState, AgentTask, AllProvidersFailedError, type AnyTool, AudioFrame, type AudioFrameLike, type AudioInput, type AudioOutput, AudioOutputBase, AudioResampler, type AudioResamplerOptions, type AvailabilityChangedEvent, type BatchSTT, type BatchTTS, Broadcast, type BroadcastSubscriberOptions, Channel, ChannelClosedError, type ChannelOptions, type ChatContent, ChatContext, type ChatItem, type ChatMessage, type ChatRole, type Clock, type CommittedTurn, type ConversationTurn, type CopyOptions, DEFAULT_RETRY_POLICY, type ErrorSource, type EventMap, type FallbackAdapterEvents, type FallbackAdapterOptions, FrameChunker, type FrameChunkerOptions, type FunctionCall, type FunctionCallOutput, type GenerateReplyOptions, type IdGenerator, type ImageContent, type InterruptReason, InvalidAudioError, type JSONSchema, Job, type JobContext, type JobNotice, type JobOptions, type JobTransport, type LLM, type LLMChatOptions, type LLMContentPart, LLMFallbackAdapter, type LLMFallbackAdapterOptions, type LLMMessage, type LLMStreamPart, type LLMToolCall, type LLMUsage, type Listener, type LogFn, type LogLevel, type Logger, type LoggerOptions, MAX_RESAMPLER_SAMPLE_RATE, MissingProviderError, MissingVADError, type NoticeLevel, NullAudioOutput, type OverflowPolicy, type PlaybackEvent, type PlaybackFinished, type ProviderAvailability, type ProviderCallOptions, type ProviderProblem, ProviderProblemError, REDACTED, RealClock, type ResamplerQuality, type RetryPolicy, RunContext, SPECIFICATION_VERSION, type STT, type STTEvent, STTFallbackAdapter, type STTFallbackAdapterOptions, type STTStream, STTStreamAdapter, type STTStreamAdapterOptions, type STTStreamOptions, type SayOptions, SentenceStream, SentenceTokenizer, type SentenceTokenizerOptions, SessionClosedError, type SessionEvents, type SessionIO, type SessionMetrics, type SessionStartOptions, type SpecificationVersion, type SpeechAlternative, SpeechDeadlockError, SpeechHandle, type SpeechHandleInit, SpeechInterruptedError, SpeechInterruptedReason, type SpeechOutcome, SpeechPriority, StopResponse, type StreamingSTT, type StreamingTTS, type SynthesizedAudio, type TTS, TTSFallbackAdapter, type TTSFallbackAdapterOptions, type TTSStream, TTSStreamAdapter, type TTSStreamAdapterOptions, TaskContextError, type TextOutput, type TimedTraceRecord, type TimerHandle, type Tool, type ToolChoice, type ToolDefinition, ToolError, type ToolOptions, type TraceRecord, type TraceSink, type TurnDetector, type TurnHandlingOptions, TypedEmitter, type UserState, type VAD, type VADEvent, type VADStream, VirtualClock, type VirtualClockOptions, VoxwireError, WavDecoder, type WavFormat, WavFormatError, type WithRetryOptions, abortReason, agentDefinitionFromModule, concatenateFrames, countWords, createIdGenerator, createLogger, decodeWav, defaultLogger, defaultTurnHandling, defineAgent, encodeWav, float32ToInt16, frameDurationMs, frameFromBytes, frameToBytes, int16FromBytes, int16ToBytes, int16ToFloat32, isAbortError, isAgentDefinition, isRetryableError, isRetryableStatus, isSecretKey, messageText, peakAmplitude, peakDbfs, prewarmAgent, processId, realClock, redactLogText, redactLogValue, redactingLogger, repeatWithTimers, resampleFrame, resolveRetryPolicy, resolveTurnHandling, retryDelayMs, rmsDbfs, samplesPerChannelForDuration, setDefaultLogger, silenceLike, silentLogger, sleepWithTimer, splitFrame, splitWords, toConversationTurns, toLLMMessages, toMono, tool, toolDefinitions, withRetry };
+interface VirtualClockOptions {
+    /** Virtual time at creation, in ms. Default 0. */
+    startMs?: number;
+    /**
+     * When true (the default), the clock advances by itself whenever the host has no other work queued:
+     * every promise chain has settled and only virtual timers remain. A simulated hour then runs in
+     * milliseconds without anyone driving the clock.
+     */
+    autoAdvance?: boolean;
+    /**
+     * Receives whatever a timer callback throws, and the clock goes on. Without it the error escapes
+     * like a host timer's would: as an uncaught exception under auto-advance, or as the rejection of
+     * the `advance()` call that fired the timer.
+     */
+    onTimerError?: (error: unknown) => void;
+}
+/**
+ * Time that passes only when nothing else can run. Timers due at the same instant fire in the order they
+ * were created, one per host macrotask, so every promise chain a timer starts settles before the next
+ * timer fires: the order of events is a pure function of the program, not of the machine's speed.
+ *
+ * "Nothing else can run" is judged from the host's queues: a task waiting on real I/O looks idle, so
+ * keep real sockets and files out of code that runs on this clock.
+ */
+declare class VirtualClock implements Clock {
+    private current;
+    private seq;
+    private heap;
+    /** Timers in the heap that will still fire; the others are dead entries awaiting removal. */
+    private live;
+    private autoAdvance;
+    private readonly onTimerError;
+    private stepScheduled;
+    private idleCheckScheduled;
+    private idleWaiters;
+    constructor(options?: VirtualClockOptions);
+    now(): number;
+    /** Number of timers still waiting to fire. */
+    get pendingTimers(): number;
+    /** Time of the next pending timer, or undefined when none. */
+    nextTimerAt(): number | undefined;
+    sleep(ms: number, signal?: AbortSignal): Promise<void>;
+    setTimer(ms: number, callback: () => void): TimerHandle;
+    setRepeatingTimer(intervalMs: number, callback: () => void): TimerHandle;
+    /** Stops or restarts automatic advancing. */
+    setAutoAdvance(enabled: boolean): void;
+    /**
+     * Advances virtual time by `ms`, firing every timer due on the way (those exactly at the target
+     * included) and letting the work each one starts settle before the next fires. Use with
+     * `autoAdvance: false` for step-by-step tests. Rejects if a timer callback throws and there is no
+     * `onTimerError`; time then stays at that timer's instant.
+     */
+    advance(ms: number): Promise<void>;
+    /**
+     * Resolves once no timer is pending and the work the last one started has settled. With auto-advance
+     * that happens by itself; in manual mode, when `advance()` has run every timer or the last one is
+     * cancelled. A repeating timer keeps the clock busy until it is cancelled.
+     */
+    whenIdle(): Promise<void>;
+    private cancel;
+    private scheduleStep;
+    private step;
+    private run;
+    /** Checks for idleness after pending microtasks ran, since they may still schedule timers. */
+    private checkIdleSoon;
+    private resolveIdleWaiters;
+    private peek;
+    private compact;
+    private push;
+    private pop;
+}
+
+export { APIConnectionError, APIError, APIStatusError, APITimeoutError, type AddMessageOptions, Agent, type AgentDefinition, type AgentDefinitionInit, type AgentHandoff, type AgentOptions, AgentSession, type AgentSessionOptions, type AgentState, AgentTask, AllProvidersFailedError, type AnyTool, AudioFrame, type AudioFrameLike, type AudioInput, type AudioOutput, type AvailabilityChangedEvent, type ChatContent, ChatContext, type ChatItem, type ChatMessage, type ChatRole, type Clock, type CommittedTurn, type CopyOptions, type ErrorSource, type FallbackAdapterEvents, type FallbackAdapterOptions, type FunctionCall, type FunctionCallOutput, type GenerateReplyOptions, type ImageContent, type InterruptReason, InvalidAudioError, type JSONSchema, Job, type JobContext, type JobNotice, type JobOptions, type JobTransport, type LLM, LLMFallbackAdapter, type LLMFallbackAdapterOptions, type LogLevel, type Logger, type LoggerOptions, MissingProviderError, MissingVADError, type NoticeLevel, type ProviderAvailability, ProviderProblemError, RealClock, RunContext, type STT, STTFallbackAdapter, type STTFallbackAdapterOptions, type SayOptions, SessionClosedError, type SessionEvents, type SessionIO, type SessionMetrics, type SessionStartOptions, SpeechDeadlockError, SpeechHandle, SpeechInterruptedError, SpeechInterruptedReason, type SpeechOutcome, SpeechPriority, StopResponse, type TTS, TTSFallbackAdapter, type TTSFallbackAdapterOptions, TaskContextError, type TextOutput, type TimedTraceRecord, type TimerHandle, type Tool, ToolError, type ToolOptions, type TraceRecord, type TraceSink, type TurnDetector, type TurnHandlingOptions, type UserState, type VAD, VirtualClock, type VirtualClockOptions, VoxwireError, agentDefinitionFromModule, createLogger, defaultTurnHandling, defineAgent, isAgentDefinition, messageText, prewarmAgent, realClock, setDefaultLogger, silentLogger, tool };

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * An AbortController that also aborts when `parent` does. `dispose()` removes the listener on the parent,
  * so a long-lived parent (a session's signal) does not collect one listener per provider call.
@@ -38,6 +40,16 @@ interface Clock {
     /** Calls `callback` every `intervalMs` (at least 1 ms) until cancelled. */
     setRepeatingTimer(intervalMs: number, callback: () => void): TimerHandle;
 }
+declare function abortReason(signal: AbortSignal): unknown;
+/** The wall clock. The only place in the core that touches the host's timers. */
+declare class RealClock implements Clock {
+    now(): number;
+    sleep(ms: number, signal?: AbortSignal): Promise<void>;
+    setTimer(ms: number, callback: () => void): TimerHandle;
+    setRepeatingTimer(intervalMs: number, callback: () => void): TimerHandle;
+}
+/** The process-wide real clock, used when no clock is injected. */
+declare function realClock(): Clock;
 
 interface IdleTimeoutOptions {
     /** Where the waits are measured. */
@@ -66,6 +78,22 @@ interface IdleTimeoutOptions {
  */
 declare function withIdleTimeout<T>(source: (signal: AbortSignal) => AsyncIterable<T>, options: IdleTimeoutOptions): AsyncGenerator<T, void, undefined>;
 
+/**
+ * What every provider specification shares: the version marker, the options every call takes, and the
+ * channel for problems a provider recovered from by itself.
+ *
+ * A provider reports two kinds of trouble, and they travel differently:
+ * - a **fatal** error ends the call: the promise rejects or the stream's iteration throws, with a typed
+ *   `APIError` (`APIConnectionError`, `APIStatusError`, `APITimeoutError`) whose `retryable` tells the
+ *   session whether trying again can help. `APIError`'s own default is `retryable: true`: give
+ *   `retryable: false` to errors a retry cannot fix (a malformed answer, a refused key, a bad request);
+ * - a **recoverable** problem (a reconnect, audio it had to drop, a retry, a degraded mode) does not end
+ *   anything: the provider calls `onProblem` and goes on. The session turns each into an `error` event
+ *   with `recoverable: true` and the provider's kind as `source`.
+ */
+/** The specification version this file describes. A provider sets `specificationVersion` to it. */
+declare const SPECIFICATION_VERSION = "v1";
+type SpecificationVersion = typeof SPECIFICATION_VERSION;
 /** A problem the provider worked around; the call goes on. */
 type ProviderProblem = 
 /** A request failed and will be tried again after `delayMs`. */
@@ -521,4 +549,1683 @@ interface OpenWebSocketOptions {
  */
 declare function openWebSocket(socket: WebSocketLike, options?: OpenWebSocketOptions): Promise<SocketConnection<WebSocketData, WebSocketMessage>>;
 
-export { type ConnectInfo, DEFAULT_RETRY_POLICY, type HeadersLike, type IdleTimeoutOptions, type LinkedController, type OpenWebSocketOptions, type ParseRetryAfterOptions, type ProviderCallOptions, type ProviderProblem, ReconnectingSocket, type ReconnectingSocketOptions, type ReconnectingSocketState, ReplayBuffer, type ReplayBufferOptions, type ReplayMode, type ReplayOptions, type RetryOptions, type RetryPolicy, type SendOptions, type SocketConnection, type WebSocketData, type WebSocketLike, type WebSocketMessage, type WithRetryOptions, type WithTimeoutOptions, delayBeforeRetryMs, isRetryableError, linkedController, openWebSocket, parseHttpDateMs, parseRetryAfterMs, raceAbort, resolveRetryPolicy, retryAfterFromError, retryBeforeFirstItem, retryDelayMs, timeoutAfter, withIdleTimeout, withRetry, withTimeout };
+/**
+ * Splits streamed LLM text into sentences for a TTS that takes whole requests. Splitting too early
+ * ("Dr." + "Smith") breaks prosody, splitting too late delays the first audio; ambiguous cases are
+ * therefore merged, which only costs a little latency. Chinese and Japanese have no spaces between
+ * sentences: they end at their own marks (。！？), with any closing quote or bracket after them.
+ */
+interface SentenceTokenizerOptions {
+    /**
+     * Shortest sentence, in characters, sent on its own; shorter ones are joined to the next so the TTS
+     * is not asked for tiny clips ("Hi!", "好的。"). A Chinese, Japanese or Korean character counts as two:
+     * it is a syllable, as long to say as two or three Latin letters. `flush()` returns the remainder
+     * whatever its length. Default 20.
+     */
+    minSentenceLength?: number;
+    /** Added to the built-in abbreviations; case-insensitive, with or without the trailing dot. */
+    abbreviations?: readonly string[];
+}
+declare class SentenceTokenizer {
+    readonly minSentenceLength: number;
+    private readonly abbreviations;
+    constructor(options?: SentenceTokenizerOptions);
+    /** A new incremental splitter; each one holds its own buffer. */
+    stream(): SentenceStream;
+    /** Splits a whole text. */
+    tokenize(text: string): string[];
+}
+/** Incremental splitter: push text deltas as they arrive, collect the sentences they complete. */
+declare class SentenceStream {
+    private readonly minLength;
+    private readonly abbreviations;
+    private buffer;
+    /** Where the sentence being built starts in `buffer`. */
+    private start;
+    /** Where scanning resumes: text before it holds no undecided boundary. */
+    private scan;
+    constructor(minLength: number, abbreviations: ReadonlySet<string>);
+    /** Adds a text delta; returns the sentences it completed, trimmed, in order. */
+    push(text: string): string[];
+    /** Returns whatever is left as a last sentence (if not blank) and resets. */
+    flush(): string[];
+    /**
+     * Decides whether a sentence ends at or just after position `i`. Returns the end offset (exclusive),
+     * undefined for "not here", or 'more' when the text so far cannot tell.
+     */
+    private boundaryAt;
+    /** Whether the word ending at the dot at `dot` is an abbreviation, an initial or a dotted acronym. */
+    private isAbbreviation;
+    private candidate;
+    private compact;
+}
+/** How many words a transcript holds, e.g. to compare with `minInterruptionWords`. */
+declare function countWords(text: string): number;
+
+/**
+ * The shape of a PCM frame. `@livekit/rtc-node`'s AudioFrame has the same fields, so transports pass
+ * frames across without copying.
+ */
+interface AudioFrameLike {
+    /** Interleaved signed 16-bit samples: `samplesPerChannel * channels` values. */
+    readonly data: Int16Array;
+    readonly sampleRate: number;
+    readonly channels: number;
+    readonly samplesPerChannel: number;
+}
+declare class AudioFrame implements AudioFrameLike {
+    readonly data: Int16Array;
+    readonly sampleRate: number;
+    readonly channels: number;
+    readonly samplesPerChannel: number;
+    constructor(data: Int16Array, sampleRate: number, channels: number, samplesPerChannel: number);
+    /** Wraps any structurally compatible frame (e.g. from `@livekit/rtc-node`) without copying. */
+    static from(frame: AudioFrameLike): AudioFrame;
+    /** A frame of zeros. */
+    static silence(sampleRate: number, channels: number, samplesPerChannel: number): AudioFrame;
+    get durationMs(): number;
+}
+
+/**
+ * Speech-to-text, specification v1.
+ *
+ * A recognizer is either **streaming** (it hears a live stream and reports speech events and
+ * transcripts as they come) or **batch** (it transcribes one finished utterance at a time; the session
+ * cuts the utterances with its VAD). `kind` tells which, and the compiler then says what to implement.
+ *
+ * Input audio: the session sends mono 16-bit PCM at one of `inputSampleRates`, resampling and mixing
+ * down whatever the user's microphone produced, so a recognizer never converts audio itself.
+ */
+/** One recognized hypothesis. */
+interface SpeechAlternative {
+    /** The words heard; may be empty (silence or noise). */
+    text: string;
+    /** BCP-47 code of the detected or configured language; the session passes it to the turn detector. */
+    language?: string;
+    /** 0..1 when the provider reports it; kept on the user's message as `transcriptConfidence`. */
+    confidence?: number;
+}
+/** What a live recognition stream reports, in order. */
+type STTEvent = 
+/** The recognizer heard speech begin (used when the session has no VAD of its own). */
+{
+    type: 'start_of_speech';
+}
+/** A hypothesis that may still change. Enables interruption by words and early turn decisions. */
+ | {
+    type: 'interim_transcript';
+    alternatives: readonly SpeechAlternative[];
+}
+/** A transcript the provider will not revise. One utterance may produce several. */
+ | {
+    type: 'final_transcript';
+    alternatives: readonly SpeechAlternative[];
+}
+/** The recognizer heard speech end (turn detection `stt` waits for it). */
+ | {
+    type: 'end_of_speech';
+};
+interface STTStreamOptions extends ProviderCallOptions {
+    /** The language the session was configured with, if any. */
+    language?: string;
+    /** Sample rate of every frame that will be pushed: one of the recognizer's `inputSampleRates`. */
+    sampleRate: number;
+}
+/**
+ * A live recognition stream. Iteration yields events and ends after `endInput()` once everything heard
+ * was reported, or at once after `close()` or an abort. A fatal provider error ends iteration by
+ * throwing a typed `APIError`; the session then opens a new stream (with backoff when `retryable`).
+ */
+interface STTStream extends AsyncIterable<STTEvent> {
+    /**
+     * Mono frames at the stream's `sampleRate`. Never blocks: buffer boundedly, report drops. The frame
+     * is the provider's to keep; the session does not write to it after pushing it.
+     */
+    pushFrame(frame: AudioFrame): void;
+    /**
+     * The session committed the user's turn: report what was heard so far as final without waiting for
+     * the provider's own endpointing. A no-op for providers that cannot.
+     */
+    flush(): void;
+    /**
+     * No more audio: report the rest, then end iteration. Bound the wait for the provider's last words
+     * (a timeout option of the provider's); a connection the provider closes earlier is an
+     * `APIConnectionError`.
+     */
+    endInput(): void;
+    /** Ends the stream at once, without reporting errors that come after, and releases its connection. */
+    close(): Promise<void>;
+}
+interface STTBase {
+    readonly specificationVersion: SpecificationVersion;
+    /** Names the provider in logs, errors and metrics, e.g. `deepgram/nova-3`. */
+    readonly label: string;
+    /** Sample rates the recognizer accepts, preferred first. The session resamples to one of them. */
+    readonly inputSampleRates: readonly number[];
+    /** Releases what the provider holds (pooled connections, workers). */
+    close?(): Promise<void>;
+}
+interface StreamingSTT extends STTBase {
+    readonly kind: 'streaming';
+    stream(options: STTStreamOptions): STTStream;
+}
+interface BatchSTT extends STTBase {
+    readonly kind: 'batch';
+    /**
+     * Transcribes one finished utterance: mono frames at `options.sampleRate`, in order. Rejects with a
+     * typed `APIError`; the session retries retryable ones.
+     */
+    recognize(frames: readonly AudioFrame[], options: STTStreamOptions): Promise<SpeechAlternative[]>;
+}
+type STT = StreamingSTT | BatchSTT;
+
+/**
+ * Voice activity detection, specification v1.
+ *
+ * The session pushes every input frame to the VAD, whatever plays, so the user's state always follows
+ * their voice. Durations are measured in audio pushed (ms of audio), not wall-clock time, so results do
+ * not depend on how fast frames arrive. `timestampMs` places an event in that audio: the session dates
+ * speech on its own clock from the durations, while recorders and transports use the positions to align
+ * events with what was heard.
+ */
+type VADEvent = {
+    /** Speech began, confirmed after the detector's minimum speech duration. */
+    type: 'start_of_speech';
+    /** Where speech began, in ms of audio pushed (see `timestampMs` below). */
+    timestampMs: number;
+    /** Speech heard so far; the session dates the start of speech with it. */
+    speechDurationMs: number;
+    /** Prefix padding plus the speech so far: a batch recognizer starts from these. */
+    frames: AudioFrame[];
+} | {
+    /** One analysis window was processed. */
+    type: 'inference_done';
+    /** End of the analysed window, in ms of audio pushed. */
+    timestampMs: number;
+    /** Speech probability of the latest window, 0..1. */
+    probability: number;
+    /** Whether the user is speaking after this window; the interruption thresholds count from it. */
+    speaking: boolean;
+    /** Length of the current speech so far (0 while not speaking). */
+    speechDurationMs: number;
+} | {
+    /** Speech ended, after the detector's minimum silence. */
+    type: 'end_of_speech';
+    /** Where speech ended, in ms of audio pushed. */
+    timestampMs: number;
+    /** Silence since the last speech; the session dates the end of speech with it. */
+    silenceDurationMs: number;
+    /** The whole utterance with prefix padding, bounded by the detector's max buffered speech. */
+    frames: AudioFrame[];
+};
+interface VADStream extends AsyncIterable<VADEvent> {
+    /** Feeds audio: any sample rate, any frame length. Never blocks: buffer boundedly, report drops. */
+    pushFrame(frame: AudioFrame): void;
+    /** No more audio will come: pending windows are processed, then iteration ends. */
+    endInput(): void;
+    /** Stops at once and releases resources; iteration ends. */
+    close(): Promise<void>;
+}
+interface VAD {
+    readonly specificationVersion: SpecificationVersion;
+    readonly label: string;
+    /**
+     * A fatal failure ends iteration by throwing; the session reports it and opens a new stream.
+     * A window that could not be analysed, or audio dropped from a full buffer, goes to `onProblem` and
+     * the stream goes on.
+     */
+    stream(options?: ProviderCallOptions): VADStream;
+}
+
+interface STTStreamAdapterOptions {
+    /** Retries of a failed `recognize()` before the stream fails. Default: the default retry policy. */
+    retryPolicy?: Partial<RetryPolicy>;
+    clock?: Clock;
+    /**
+     * Utterances waiting for recognition. Speech boundaries are few, so this only fills when the recognizer
+     * is far slower than speech; the oldest utterance is then dropped (counted). Default 8.
+     */
+    maxPendingUtterances?: number;
+    /** Events waiting for the consumer; when full, recognition waits. Default 32. */
+    eventQueueCapacity?: number;
+    /** Source of retry jitter, for reproducible runs. */
+    random?: () => number;
+}
+/**
+ * Makes a recognizer that only transcribes finished utterances (`recognize()`) usable as a live stream:
+ * a VAD cuts the pushed audio into utterances and each one is recognized when the VAD reports its end.
+ * The stream emits `start_of_speech`, then `final_transcript` and `end_of_speech` per utterance, in
+ * order. Frames pushed must be at one of the recognizer's `inputSampleRates`: the VAD cuts them as
+ * they are, so each utterance reaches `recognize()` at the rate the recognizer asked for.
+ */
+declare class STTStreamAdapter implements StreamingSTT {
+    readonly stt: BatchSTT;
+    readonly vad: VAD;
+    private readonly options;
+    readonly specificationVersion = "v1";
+    readonly kind = "streaming";
+    readonly label: string;
+    readonly inputSampleRates: readonly number[];
+    private readonly recognizeFn;
+    constructor(stt: BatchSTT, vad: VAD, options?: STTStreamAdapterOptions);
+    recognize(frames: readonly AudioFrame[], options: STTStreamOptions): Promise<SpeechAlternative[]>;
+    stream(options: STTStreamOptions): STTStream;
+    close(): Promise<void>;
+}
+
+/**
+ * Text-to-speech, specification v1.
+ *
+ * A synthesizer is either **streaming** (it takes text incrementally, as the LLM writes it, and
+ * answers with audio as soon as it can) or **batch** (it speaks one whole text per call; the session
+ * cuts the reply into sentences and calls it once per sentence). `kind` tells which.
+ *
+ * Output audio: 16-bit PCM frames at `sampleRate` with `numChannels`, any frame length. The session
+ * resamples for the audio output; the provider never needs to.
+ */
+/**
+ * One chunk of synthesized audio. An object rather than a bare frame so that later versions can carry
+ * more per chunk (word timing) without breaking providers written against v1.
+ */
+interface SynthesizedAudio {
+    frame: AudioFrame;
+}
+interface TTSStream extends AsyncIterable<SynthesizedAudio> {
+    /** More text of the same reply. May be called with any fragment: a word, half a word, a sentence. */
+    pushText(text: string): void;
+    /** Synthesize what was pushed so far without waiting for more text (the LLM paused). */
+    flush(): void;
+    /** No more text: iteration ends after the last audio. */
+    endInput(): void;
+    /** Ends at once, drops what was not yet yielded and releases the connection. */
+    close(): Promise<void>;
+}
+interface TTSBase {
+    readonly specificationVersion: SpecificationVersion;
+    /** Names the provider in logs, errors and metrics, e.g. `cartesia/sonic-2`. */
+    readonly label: string;
+    readonly sampleRate: number;
+    readonly numChannels: number;
+    /**
+     * Speaks one whole text. Iteration throws a typed `APIError` on failure and ends quietly on abort.
+     * Retry inside only before the first frame (a retry after audio went out would repeat it); a
+     * connection cut mid-audio is an `APIConnectionError`, and the session does not replay that text.
+     */
+    synthesize(text: string, options?: ProviderCallOptions): AsyncIterable<SynthesizedAudio>;
+    close?(): Promise<void>;
+}
+interface StreamingTTS extends TTSBase {
+    readonly kind: 'streaming';
+    stream(options?: ProviderCallOptions): TTSStream;
+}
+interface BatchTTS extends TTSBase {
+    readonly kind: 'batch';
+}
+type TTS = StreamingTTS | BatchTTS;
+
+interface TTSStreamAdapterOptions {
+    /** How pushed text is cut into requests. Default: a `SentenceTokenizer` with its defaults. */
+    tokenizer?: SentenceTokenizer;
+    /**
+     * Sentences synthesized ahead of the one whose audio is being emitted, so the next one is ready when
+     * the current one ends. Default 1; 0 synthesizes strictly one at a time.
+     */
+    prefetch?: number;
+    /** Audio chunks buffered per sentence before its synthesis waits for the consumer. Default 64. */
+    chunkBuffer?: number;
+}
+/**
+ * Streaming TTS over a provider that only synthesizes whole texts: pushed text is cut into sentences,
+ * each is synthesized with `synthesize()`, and the audio comes out in order.
+ */
+declare class TTSStreamAdapter implements StreamingTTS {
+    readonly tts: BatchTTS;
+    private readonly options;
+    readonly specificationVersion = "v1";
+    readonly kind = "streaming";
+    readonly label: string;
+    readonly sampleRate: number;
+    readonly numChannels: number;
+    private readonly tokenizer;
+    constructor(tts: BatchTTS, options?: TTSStreamAdapterOptions);
+    synthesize(text: string, options?: ProviderCallOptions): AsyncIterable<SynthesizedAudio>;
+    stream(options?: ProviderCallOptions): TTSStream;
+    close(): Promise<void>;
+}
+
+/**
+ * Joins frames of one format into a single frame. A single frame is returned as is (no copy).
+ * Throws InvalidAudioError for an empty list or when sample rates or channel counts differ.
+ */
+declare function concatenateFrames(frames: readonly AudioFrameLike[]): AudioFrame;
+/**
+ * Cuts a frame into consecutive frames of `durationMs`; the last one holds the remainder and may be
+ * shorter. The pieces are views on the input's memory (no copy).
+ */
+declare function splitFrame(frame: AudioFrameLike, durationMs: number): AudioFrame[];
+interface FrameChunkerOptions {
+    sampleRate: number;
+    /** Defaults to 1. */
+    channels?: number;
+    /** Duration of every output frame; must be a whole number of samples at `sampleRate`. */
+    durationMs?: number;
+    /** Alternative to `durationMs` for consumers that count samples (e.g. 512-sample VAD windows). */
+    samplesPerChannel?: number;
+}
+/**
+ * Re-frames a stream: push frames of any length, receive frames of exactly one size. VADs and
+ * transports that need 10/20/30 ms frames put one in front of their input. Raw little-endian Int16
+ * bytes (a network body, a pipe) go in through `pushBytes`, split at any byte.
+ *
+ * Output frames that lie wholly inside one pushed frame are views on its memory (no copy); samples
+ * that straddle pushes are copied into a fresh buffer per output frame.
+ */
+declare class FrameChunker {
+    readonly sampleRate: number;
+    readonly channels: number;
+    readonly samplesPerChannel: number;
+    private pending;
+    private pendingSamples;
+    /** Bytes of a sample frame split across `pushBytes` calls. */
+    private partialBytes;
+    constructor(options: FrameChunkerOptions);
+    /** Duration of each output frame. */
+    get durationMs(): number;
+    /** Samples per channel held back until the next push completes a frame. */
+    get pendingSamplesPerChannel(): number;
+    push(frame: AudioFrameLike): AudioFrame[];
+    /**
+     * Pushes interleaved little-endian Int16 PCM bytes. Chunks may end anywhere, inside a sample or
+     * between the channels of one: those bytes wait for the next chunk. The output never shares memory
+     * with `bytes`, so the caller may reuse its buffer.
+     */
+    pushBytes(bytes: Uint8Array): AudioFrame[];
+    /**
+     * Emits what is left as a final frame: shorter than the others, or padded with silence to full
+     * size when `padWithSilence` is set (for consumers that only accept one frame size). Bytes of an
+     * incomplete sample frame from `pushBytes` cannot be played and are dropped.
+     */
+    flush(options?: {
+        padWithSilence?: boolean;
+    }): AudioFrame[];
+    /** Drops buffered samples, e.g. when the stream is interrupted. */
+    reset(): void;
+    private takePending;
+}
+/** Silence with the same rate, channel count and length as `frame`. */
+declare function silenceLike(frame: AudioFrameLike): AudioFrame;
+/** Averages all channels into one. A mono frame is returned as is. */
+declare function toMono(frame: AudioFrameLike): AudioFrame;
+/**
+ * Reads little-endian Int16 PCM bytes (a Buffer is a Uint8Array). Returns a view on the same memory
+ * when the bytes are 2-byte aligned, and a copy otherwise.
+ */
+declare function int16FromBytes(bytes: Uint8Array): Int16Array;
+/** The frame's samples as little-endian bytes, without copying on little-endian hosts. */
+declare function frameToBytes(frame: AudioFrameLike): Uint8Array;
+/**
+ * RMS level over all channels in dB relative to full scale (32768): a full-scale square wave is 0 dBFS,
+ * a full-scale sine about -3 dBFS. Silence and empty frames are -Infinity.
+ */
+declare function rmsDbfs(frame: AudioFrameLike): number;
+
+type ResamplerQuality = 'low' | 'medium' | 'high';
+interface AudioResamplerOptions {
+    /** Interleaved channels per frame. Defaults to 1. */
+    channels?: number;
+    /**
+     * Filter length versus fidelity. Every level starts its stopband at the lower Nyquist frequency, so
+     * none aliases; they differ in stopband depth and in how close to Nyquist the passband reaches:
+     * - `low`: 60 dB stopband, flat to ~63% of the lower Nyquist, shortest filter.
+     * - `medium` (default): 80 dB, flat to ~73% (5.8 kHz when one side is 16 kHz).
+     * - `high`: 100 dB, flat to ~87%, about three times the work of `medium`.
+     */
+    quality?: ResamplerQuality;
+}
+/**
+ * Streaming sample-rate converter for Int16 PCM: a rational (up/down) polyphase windowed-sinc filter.
+ * Output sample k sits exactly at input time k * inputRate / outputRate, so the output is aligned with
+ * the input and has no group delay; in exchange `push` holds back a few ms of input (half the filter
+ * length) until the samples after it arrive, and `flush` releases them.
+ *
+ * Filter state is kept across pushes, so the chunking of the input never changes the output: pushing a
+ * signal in any pieces yields exactly the samples `resampleFrame` gives for the whole signal.
+ */
+declare class AudioResampler {
+    readonly inputRate: number;
+    readonly outputRate: number;
+    readonly channels: number;
+    readonly quality: ResamplerQuality;
+    /** Output samples are produced at input positions k * down / up (rates divided by their gcd). */
+    private readonly up;
+    private readonly down;
+    private readonly filter;
+    /** Interleaved input history; index 0 is the first tap of the next output sample. */
+    private history;
+    private historyLength;
+    /** Where, in `history`, the first tap of the output being computed lies. */
+    private readBase;
+    /** Fractional position of the next output between two input samples, in units of 1/up. */
+    private phase;
+    constructor(inputRate: number, outputRate: number, options?: AudioResamplerOptions);
+    /**
+     * Resamples the next piece of the stream. Returns zero or one frame: input shorter than the filter's
+     * look-ahead is held until more arrives. With equal rates the frame is passed through untouched.
+     */
+    push(frame: AudioFrameLike): AudioFrame[];
+    /**
+     * Ends the stream: returns the held-back tail (as if silence followed the input) and resets, so the
+     * resampler can start an unrelated stream. Total output over the stream is ceil(inputSamples * ratio).
+     */
+    flush(): AudioFrame[];
+    /** Drops held-back input without producing output, e.g. when playback is interrupted. */
+    reset(): void;
+    private appendInput;
+    private appendSilence;
+    private reserve;
+    private discardConsumedInput;
+    /** Computes every output whose first tap lies at or before `lastReadBase` in the history. */
+    private produce;
+    private convolveExact;
+    private convolveInterpolated;
+}
+
+/**
+ * The one WAV codec of Voxwire. Writing always produces the plainest file every reader accepts (16-bit
+ * PCM, a 44-byte header); reading accepts what real writers produce:
+ *
+ * - integer PCM of 8 (unsigned), 16, 24 or 32 bits and IEEE float of 32 or 64 bits, any channel count,
+ *   plain or WAVE_FORMAT_EXTENSIBLE, in RIFF or RF64 files. Samples become Int16 (rounded, clamped).
+ * - chunks other than `fmt ` and `data` (LIST, fact, JUNK, bext, ...) are skipped, odd-sized ones with
+ *   their pad byte; whatever follows the data chunk is ignored.
+ * - a data size of 0 or 0xFFFFFFFF means "up to the end of the input": programs writing to a pipe cannot
+ *   seek back to fill it in.
+ * - truncation rule: a data chunk that declares more bytes than the input holds is read up to the end
+ *   of the input (espeak-ng writing to a pipe declares 0x7FFFF000 bytes; a file cut short by a crash
+ *   still plays what it has), and a trailing partial sample frame is dropped. Headers cut short throw.
+ * - the header's byte rate and block align are not trusted: they are derived from channels and bits.
+ *
+ * Anything else throws WavFormatError, whose message says what is wrong.
+ */
+/** How the samples of a WAV file are stored. */
+interface WavFormat {
+    /** Integer PCM (8-bit is unsigned, wider is signed) or IEEE float. */
+    readonly encoding: 'pcm' | 'float';
+    /** 8, 16, 24 or 32 for `pcm`; 32 or 64 for `float`. */
+    readonly bitsPerSample: number;
+    readonly sampleRate: number;
+    readonly channels: number;
+}
+/**
+ * Encodes audio as a 16-bit PCM WAV file in memory. Frames must share one sample rate and channel
+ * count; raw samples (interleaved when `channels` > 1) take their format as a second argument.
+ */
+declare function encodeWav(audio: AudioFrameLike | readonly AudioFrameLike[]): Uint8Array;
+declare function encodeWav(samples: Int16Array, format: {
+    sampleRate: number;
+    channels?: number;
+}): Uint8Array;
+/**
+ * Decodes a whole WAV file into one frame (multi-channel files stay interleaved; `toMono` mixes them
+ * down). Throws WavFormatError for malformed or unsupported input.
+ */
+declare function decodeWav(bytes: Uint8Array): AudioFrame;
+/**
+ * Decodes a WAV byte stream as it arrives (a child process's stdout, a network body): push chunks
+ * split anywhere, get the samples they complete. The same rules as `decodeWav` apply; a data chunk of
+ * unknown size runs until `end()`. Frames handed out never share memory with the pushed bytes.
+ */
+declare class WavDecoder {
+    private stage;
+    /** Header bytes gathered so far, or the start of a sample frame split across pushes. */
+    private held;
+    /** Bytes of input consumed, for messages that point into the file. */
+    private position;
+    private formatValue;
+    private toInt16;
+    private sampleFrameBytes;
+    private rf64;
+    private rf64DataSize;
+    private ended;
+    /** The sample format, known once the fmt chunk has been read. */
+    get format(): WavFormat | undefined;
+    /** Adds bytes; returns the samples they complete as a frame (none while the header is read). */
+    push(bytes: Uint8Array): AudioFrame[];
+    /**
+     * Declares the input complete. Throws WavFormatError when it stopped before the samples began (no
+     * data chunk, or a header cut short); a partial sample frame left over is dropped.
+     */
+    end(): void;
+    private readRiff;
+    private readChunkHeader;
+    private readHeaderChunk;
+    /** Converts whole sample frames; a split one waits in `held` for the next push. */
+    private samplesOf;
+}
+
+/** Base class of every error the core throws on purpose, so users can tell ours from theirs. */
+declare class VoxwireError extends Error {
+    name: string;
+    constructor(message: string, options?: {
+        cause?: unknown;
+    });
+}
+interface APIErrorOptions {
+    /** Whether the same call may succeed if tried again. */
+    retryable?: boolean;
+    body?: unknown;
+    cause?: unknown;
+}
+/** A provider call failed. `retryable` says whether trying again can help. */
+declare class APIError extends VoxwireError {
+    name: string;
+    readonly retryable: boolean;
+    readonly body: unknown;
+    constructor(message: string, options?: APIErrorOptions);
+}
+/** The provider could not be reached, or the connection broke. Retryable unless said otherwise. */
+declare class APIConnectionError extends APIError {
+    name: string;
+    constructor(message?: string, options?: APIErrorOptions);
+}
+/** The provider did not answer in time. */
+declare class APITimeoutError extends APIConnectionError {
+    name: string;
+    constructor(message?: string, options?: APIErrorOptions);
+}
+/** The provider answered with an error status. 408, 409, 429 and 5xx are retryable by default. */
+declare class APIStatusError extends APIError {
+    name: string;
+    readonly statusCode: number;
+    readonly requestId: string | undefined;
+    constructor(message: string, options: APIErrorOptions & {
+        statusCode: number;
+        requestId?: string | undefined;
+    });
+}
+declare function isRetryableStatus(statusCode: number): boolean;
+/** Audio that cannot be used as given (wrong rate, channel count, or malformed buffer). */
+declare class InvalidAudioError extends VoxwireError {
+    name: string;
+}
+/**
+ * Bytes that are not a WAV file the codec can read: not RIFF/WAVE, chunks out of order or cut short, or
+ * a sample format it does not decode. A kind of InvalidAudioError, so code that already catches bad
+ * audio catches this too; the message says what is wrong.
+ */
+declare class WavFormatError extends InvalidAudioError {
+    name: string;
+}
+/** Sending on, or waiting for room in, a channel that was closed. */
+declare class ChannelClosedError extends VoxwireError {
+    name: string;
+    constructor(channelName: string);
+}
+declare function isAbortError(error: unknown): boolean;
+/**
+ * A provider recovered from a problem by itself (a reconnect, dropped audio, a retry). The session
+ * reports it as a recoverable `error` event; `problem` holds the provider's own account of it.
+ */
+declare class ProviderProblemError extends VoxwireError {
+    readonly problem: ProviderProblem;
+    name: string;
+    constructor(problem: ProviderProblem);
+}
+
+/**
+ * Chat model, specification v1.
+ *
+ * The session sends the conversation as plain messages and the tools as definitions (name, description,
+ * JSON Schema of the arguments); the model streams back text and tool calls. The session runs the tools
+ * itself: a provider never sees tool implementations.
+ */
+type LLMContentPart = {
+    type: 'text';
+    text: string;
+} | {
+    type: 'image';
+    /** A URL or a `data:` URL. */
+    image: string;
+    mimeType?: string;
+    detail?: 'auto' | 'low' | 'high';
+};
+/** A tool call the model made earlier in the conversation, with its raw JSON arguments. */
+interface LLMToolCall {
+    callId: string;
+    name: string;
+    arguments: string;
+}
+/**
+ * One message of the conversation, oldest first. Every `tool` message answers a call of the assistant
+ * message before it, and every such call is answered, so a request is always well formed.
+ */
+type LLMMessage = {
+    role: 'system' | 'developer';
+    content: string;
+} | {
+    role: 'user';
+    content: readonly LLMContentPart[];
+}
+/** `content` may be empty when the turn only called tools. */
+ | {
+    role: 'assistant';
+    content: string;
+    toolCalls: readonly LLMToolCall[];
+} | {
+    role: 'tool';
+    callId: string;
+    toolName: string;
+    output: string;
+    isError: boolean;
+};
+/** What the model is told about a tool. */
+interface ToolDefinition {
+    name: string;
+    description: string;
+    /** JSON Schema (draft 7) of the arguments object. */
+    parameters: Record<string, unknown>;
+}
+type ToolChoice = 'auto' | 'required' | 'none' | {
+    type: 'function';
+    name: string;
+};
+interface LLMUsage {
+    promptTokens: number;
+    completionTokens: number;
+    totalTokens: number;
+    cachedPromptTokens?: number;
+}
+/**
+ * What an LLM stream yields. Tool calls arrive whole: a provider that streams argument deltas assembles
+ * them before emitting `tool_call`, so the session never sees half an argument object. Invalid JSON is
+ * passed on as it is; the session answers the model with a tool error.
+ *
+ * `callId` must be unique within one response. It may repeat across responses (some models number
+ * their calls `call_0`, `call_1` every turn): the session tells calls apart per response.
+ */
+type LLMStreamPart = {
+    type: 'text_delta';
+    text: string;
+} | {
+    type: 'tool_call';
+    callId: string;
+    name: string;
+    arguments: string;
+} | {
+    type: 'usage';
+    usage: LLMUsage;
+}
+/** Exactly once, last. A stream that ends without it was cut off: throw `APIConnectionError`. */
+ | {
+    type: 'finish';
+    reason: 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'other';
+};
+interface LLMChatOptions extends ProviderCallOptions {
+    messages: readonly LLMMessage[];
+    /** Absent or empty when the agent has no tools, or when the model does not support tools. */
+    tools?: readonly ToolDefinition[];
+    /**
+     * `none`: answer without calling tools; `required` or a named function: call one. A model that cannot
+     * honour it treats it as `auto` (the session runs whatever calls come back).
+     */
+    toolChoice?: ToolChoice;
+    /** Provider-specific options passed through untouched. */
+    extra?: Record<string, unknown>;
+}
+/**
+ * A streaming chat model. Iteration throws a typed `APIError` on failure; aborting the signal ends the
+ * stream quietly (iteration finishes) and releases the connection.
+ */
+interface LLM {
+    readonly specificationVersion: SpecificationVersion;
+    readonly label: string;
+    readonly model: string;
+    /** False when the model cannot call tools: the session then sends none and reports it once. */
+    readonly supportsToolCalls: boolean;
+    chat(options: LLMChatOptions): AsyncIterable<LLMStreamPart>;
+    close?(): Promise<void>;
+}
+
+/**
+ * End-of-turn prediction, specification v1.
+ *
+ * When the user pauses, the session asks how likely it is that they have finished. At or above
+ * `unlikelyThreshold(language)` it commits the turn after the minimum endpointing delay; below it waits
+ * up to the maximum delay for more speech. The session bounds the wait itself: a slow or failing
+ * detector delays a turn by at most the maximum delay.
+ */
+/** One turn of the conversation as the detector sees it: spoken text only, oldest first. */
+interface ConversationTurn {
+    role: 'user' | 'assistant';
+    text: string;
+}
+interface TurnDetector {
+    readonly specificationVersion: SpecificationVersion;
+    readonly label: string;
+    /**
+     * The probability below which the end of turn is unlikely for `language` (a BCP-47 code, undefined
+     * when unknown); undefined when the detector does not support the language, and the session then
+     * endpoints on silence alone.
+     */
+    unlikelyThreshold(language: string | undefined): number | undefined;
+    /**
+     * Probability 0..1 that the last user turn is complete. `turns` ends with the user's pending turn.
+     * Rejects on failure; resolves or rejects promptly after an abort.
+     */
+    predictEndOfTurn(turns: readonly ConversationTurn[], options?: ProviderCallOptions): Promise<number>;
+}
+
+type ChatRole = 'system' | 'developer' | 'user' | 'assistant';
+interface ImageContent {
+    type: 'image';
+    /** A URL or a `data:` URL. */
+    image: string;
+    mimeType?: string;
+    detail?: 'auto' | 'low' | 'high';
+}
+type ChatContent = string | ImageContent;
+interface ChatMessage {
+    type: 'message';
+    id: string;
+    role: ChatRole;
+    content: ChatContent[];
+    /** True when the speech was cut short; the content then holds only what the user heard. */
+    interrupted: boolean;
+    createdAtMs: number;
+    /** Transcription confidence, for user messages. */
+    transcriptConfidence?: number;
+}
+interface FunctionCall {
+    type: 'function_call';
+    id: string;
+    callId: string;
+    name: string;
+    /** The raw JSON text the model produced, kept as-is even when invalid. */
+    arguments: string;
+    createdAtMs: number;
+}
+interface FunctionCallOutput {
+    type: 'function_call_output';
+    id: string;
+    callId: string;
+    name: string;
+    output: string;
+    isError: boolean;
+    createdAtMs: number;
+}
+interface AgentHandoff {
+    type: 'agent_handoff';
+    id: string;
+    oldAgentId: string | undefined;
+    newAgentId: string;
+    createdAtMs: number;
+}
+type ChatItem = ChatMessage | FunctionCall | FunctionCallOutput | AgentHandoff;
+type NewItem<T extends ChatItem> = Omit<T, 'type' | 'id' | 'createdAtMs'> & {
+    id?: string;
+    createdAtMs?: number;
+};
+interface AddMessageOptions {
+    role: ChatRole;
+    content: string | ChatContent[];
+    id?: string;
+    interrupted?: boolean;
+    createdAtMs?: number;
+    transcriptConfidence?: number;
+}
+interface CopyOptions {
+    excludeFunctionCalls?: boolean;
+    excludeInstructions?: boolean;
+    excludeHandoffs?: boolean;
+    /** Keep only function calls (and their outputs) of these tools. */
+    toolNames?: readonly string[];
+}
+/** The conversation as the LLM sees it. Items are kept in time order. */
+declare class ChatContext {
+    private itemList;
+    constructor(items?: readonly ChatItem[]);
+    static empty(): ChatContext;
+    get items(): readonly ChatItem[];
+    addMessage(options: AddMessageOptions): ChatMessage;
+    addFunctionCall(call: NewItem<FunctionCall>): FunctionCall;
+    addFunctionCallOutput(output: NewItem<FunctionCallOutput>): FunctionCallOutput;
+    addHandoff(handoff: NewItem<AgentHandoff>): AgentHandoff;
+    /**
+     * Inserts keeping time order; items with equal timestamps keep insertion order. The item is frozen:
+     * items are values shared by every copy of the context, so a change is a `replace()`, never an edit.
+     */
+    insert(item: ChatItem): void;
+    getById(id: string): ChatItem | undefined;
+    indexById(id: string): number;
+    /** Replaces the item with the same id; returns false when there is none. */
+    replace(item: ChatItem): boolean;
+    remove(id: string): boolean;
+    /** True when a function call with this callId already has an output. */
+    hasOutputFor(callId: string): boolean;
+    copy(options?: CopyOptions): ChatContext;
+    /**
+     * Keeps the last `maxItems` items, plus the leading instructions. Never starts with a function output
+     * whose call was cut off, since providers reject an output without its call.
+     */
+    truncate(maxItems: number): this;
+    /** Sets (or replaces) the leading system instructions. */
+    setInstructions(text: string, id?: string): void;
+    toJSON(): {
+        items: ChatItem[];
+    };
+    /**
+     * Rebuilds a context from `toJSON()` output, e.g. a stored conversation. The data is checked, since it
+     * usually comes from outside the process; unknown extra fields are kept. Throws `TypeError` naming
+     * the first bad field.
+     */
+    static fromJSON(json: {
+        items: readonly ChatItem[];
+    }): ChatContext;
+    private lastTimestamp;
+}
+
+/**
+ * The chat context as the LLM specification's plain messages. Function calls are grouped per assistant
+ * turn (a run of consecutive calls, joined to the assistant text right before it) and each group is
+ * followed by exactly its outputs. A call without an output, an output without a call, and a repeated
+ * call are left out: each would make a provider reject the whole request.
+ */
+declare function toLLMMessages(chatCtx: ChatContext): LLMMessage[];
+
+/** `log.info('text')`, `log.info({ fields }, 'text')` or `log.error(error, 'text')`. */
+interface LogFn {
+    (msg: string): void;
+    (obj: object, msg?: string): void;
+}
+/**
+ * The logger the core writes to. Deliberately small, so that pino, winston or a test spy can stand in;
+ * a pino instance fits as is.
+ */
+interface Logger {
+    debug: LogFn;
+    info: LogFn;
+    warn: LogFn;
+    error: LogFn;
+    /** A logger that adds `bindings` to every record (e.g. `{ sessionId }`). */
+    child(bindings: Record<string, unknown>): Logger;
+}
+/**
+ * The logger used by core objects that were not given one. Created on first use at the level named by
+ * `VOXWIRE_LOG_LEVEL` (`debug`, `info`, `warn`, `error` or `silent`; default `info`).
+ */
+declare function defaultLogger(): Logger;
+
+/**
+ * What the core's loggers do to every value before it is written: secrets become `[Redacted]`, audio and
+ * other binary data become a one-line description. Logs end up in terminals, CI output and bug reports,
+ * so a provider key or a user's voice must never get that far.
+ */
+declare const REDACTED = "[Redacted]";
+/** True for object keys whose values are credentials (`apiKey`, `api_key`, `accessToken`, ...). */
+declare function isSecretKey(key: string): boolean;
+/**
+ * Redacts credentials inside free text: `Bearer <key>` and `Token <key>` (HTTP and Deepgram auth
+ * headers), `?api_key=...`-style query parameters (WebSocket URLs carry keys there) and `sk-...` keys.
+ */
+declare function redactLogText(text: string): string;
+/**
+ * Returns a copy of `value` that is safe to log: secret-named keys redacted at any depth, credentials in
+ * strings redacted, binary data described, errors flattened (message, stack and cause redacted too),
+ * cycles and very deep or long structures cut short. The input is never modified.
+ */
+declare function redactLogValue(value: unknown): unknown;
+
+/**
+ * Audio and text I/O, specification v1: what a transport (a LiveKit room, the playground's socket, a
+ * file) gives the session. The session reads user audio from an `AudioInput` and plays the agent's
+ * audio into an `AudioOutput`, one segment per speech step.
+ */
+
+/** Where the user's audio comes from: any async sequence of frames (a room track, a socket, a file). */
+type AudioInput = AsyncIterable<AudioFrame>;
+interface PlaybackFinished {
+    /** How much of the segment was actually heard, in ms. */
+    playbackPositionMs: number;
+    /** True when the segment was cut short by `clearBuffer()`. */
+    interrupted: boolean;
+}
+/**
+ * Where the agent's audio goes. The session sends one segment at a time: frames, then `flush()` (played to
+ * the end) or `clearBuffer()` (stop now), and awaits `waitForPlayout()` for that segment.
+ * Transports extend `AudioOutputBase` (from the core) rather than implementing this directly: it keeps
+ * the segment bookkeeping.
+ */
+interface AudioOutput {
+    /** Frames are resampled to this rate when set. */
+    readonly sampleRate: number | undefined;
+    /** Whether `pause()` / `resume()` hold playback (false interruptions need it). */
+    readonly canPause: boolean;
+    /** Queues a frame for playback. May wait (back-pressure) while the sink's buffer is full. */
+    captureFrame(frame: AudioFrame): Promise<void>;
+    /** Ends the current segment: it plays to the end, then its playout finishes. */
+    flush(): void;
+    /**
+     * Drops whatever of the current segment has not been played yet; its playout finishes as interrupted.
+     * It also ends a pause: the next segment starts playing as soon as it arrives.
+     */
+    clearBuffer(): void;
+    pause(): void;
+    resume(): void;
+    /** Resolves when the last ended segment has finished playing (or was cleared). */
+    waitForPlayout(): Promise<PlaybackFinished>;
+    /** Subscribes to playback start/finish of segments; returns an unsubscribe function. */
+    onPlayback(listener: (event: PlaybackEvent) => void): () => void;
+}
+type PlaybackEvent = {
+    type: 'playback_started';
+} | ({
+    type: 'playback_finished';
+} & PlaybackFinished);
+/**
+ * Receives the agent's transcript in step with the audio actually played, and the user's transcripts.
+ */
+interface TextOutput {
+    /** A piece of the agent's transcript that has just become audible. */
+    captureText(text: string): void;
+    /** The current agent message is complete (or was interrupted). */
+    flush(): void;
+}
+
+/**
+ * What a full channel does with one more item:
+ * - `drop-oldest`: discard the oldest queued item (counted in `droppedCount`) and keep the new one;
+ * - `drop-newest`: discard the new item (counted);
+ * - `block`: `send()` waits for room (back-pressure); `trySend()` refuses.
+ */
+type OverflowPolicy = 'drop-oldest' | 'drop-newest' | 'block';
+interface ChannelOptions {
+    /** Maximum queued items. Must be at least 1. */
+    capacity: number;
+    overflow: OverflowPolicy;
+    /** Shows up in error messages and metrics. */
+    name?: string;
+}
+/**
+ * A bounded single-consumer async queue: the one stream abstraction of the core. It never grows past
+ * its capacity, never keeps a listener or a promise after close, and reports every drop.
+ */
+declare class Channel<T> implements AsyncIterable<T> {
+    readonly capacity: number;
+    readonly overflow: OverflowPolicy;
+    readonly name: string;
+    private buffer;
+    private head;
+    private receivers;
+    private senders;
+    private state;
+    private failure;
+    private dropped;
+    constructor(options: ChannelOptions);
+    /** Items waiting to be received. */
+    get size(): number;
+    /** Items discarded because the channel was full. */
+    get droppedCount(): number;
+    /** True once `close()` or `fail()` was called. Queued items may still be received. */
+    get closed(): boolean;
+    /**
+     * Offers an item without waiting. Returns false when the item was not queued: the channel is closed,
+     * or full under `drop-newest` / `block`.
+     */
+    trySend(item: T): boolean;
+    /**
+     * Sends an item. Under `block`, waits for room; under the drop policies it never waits. Rejects with
+     * `ChannelClosedError` when the channel is closed (or closes while waiting), or with the signal's reason.
+     */
+    send(item: T, signal?: AbortSignal): Promise<void>;
+    /** Receives the next item; `done` once the channel is closed and drained. Rejects if it failed. */
+    receive(signal?: AbortSignal): Promise<IteratorResult<T>>;
+    /** Ends the channel: queued items can still be received, then iteration finishes. */
+    close(): void;
+    /** Ends the channel with an error: receivers get it once the queue is drained. */
+    fail(error: unknown): void;
+    /** Closes and discards everything queued: for consumers that are gone. */
+    dispose(): void;
+    [Symbol.asyncIterator](): AsyncIterator<T>;
+    private releaseWaiters;
+    private admitBlockedSender;
+    private shift;
+}
+
+/** Produces ids like `item_1`, `item_2`. Deterministic per generator, so simulations replay exactly. */
+type IdGenerator = (prefix: string) => string;
+declare function createIdGenerator(namespace?: string): IdGenerator;
+/** Ids unique within the process, for objects created outside a session. */
+declare function processId(prefix: string): string;
+
+/**
+ * Segment bookkeeping shared by every output: a sink calls `notifyPlaybackStarted()` when the first
+ * frame of a segment is audible and `notifyPlaybackFinished()` when the segment has ended, and
+ * `waitForPlayout()` pairs each ended segment with its finish.
+ */
+declare abstract class AudioOutputBase implements AudioOutput {
+    abstract readonly sampleRate: number | undefined;
+    abstract readonly canPause: boolean;
+    private segmentsEnded;
+    private segmentsFinished;
+    private lastFinished;
+    private waiters;
+    private readonly listeners;
+    private segmentOpen;
+    /** Queues a frame in the sink (the base class has already opened the segment). */
+    protected abstract onCaptureFrame(frame: AudioFrame): Promise<void>;
+    protected abstract onFlush(): void;
+    protected abstract onClearBuffer(): void;
+    abstract pause(): void;
+    abstract resume(): void;
+    captureFrame(frame: AudioFrame): Promise<void>;
+    flush(): void;
+    clearBuffer(): void;
+    waitForPlayout(): Promise<PlaybackFinished>;
+    onPlayback(listener: (event: PlaybackEvent) => void): () => void;
+    /** True between the first frame of a segment and its flush/clear. */
+    protected get inSegment(): boolean;
+    /** True when an ended segment has not reported its finish yet. */
+    protected get finishPending(): boolean;
+    protected notifyPlaybackStarted(): void;
+    /** Call once per ended segment, when its last audible sample has played (or it was cleared). */
+    protected notifyPlaybackFinished(event: PlaybackFinished): void;
+    private endSegment;
+}
+
+/**
+ * An output that plays into nothing at real speed on the given clock: useful for text-only sessions and
+ * tests. Playback of a segment takes as long as its audio.
+ */
+declare class NullAudioOutput extends AudioOutputBase {
+    private readonly clock;
+    readonly sampleRate: number | undefined;
+    readonly canPause = true;
+    private queuedMs;
+    private playedMs;
+    private playing;
+    private paused;
+    private startedAt;
+    private finishTimer;
+    constructor(clock: Clock);
+    protected onCaptureFrame(frame: AudioFrame): Promise<void>;
+    protected onFlush(): void;
+    protected onClearBuffer(): void;
+    pause(): void;
+    resume(): void;
+    private heardMs;
+    private scheduleFinish;
+    private finish;
+}
+
+/** How the session decides that the user has finished, and when the user may cut the agent off. All in ms. */
+interface TurnHandlingOptions {
+    /**
+     * What ends a user turn: `vad` (silence after speech, refined by the turn detector when one is set),
+     * `stt` (the recognizer's end of speech / final transcript), or `manual` (`commitUserTurn()` only).
+     */
+    turnDetection: 'vad' | 'stt' | 'manual';
+    /** Silence after the last speech before a turn may be committed. */
+    minEndpointingDelay: number;
+    /** Longest wait after the last speech when the turn detector thinks the user is not done. */
+    maxEndpointingDelay: number;
+    /** User speech this long (VAD) can interrupt the agent. */
+    minInterruptionDuration: number;
+    /** This many transcribed words can interrupt the agent; 0 means any word. */
+    minInterruptionWords: number;
+    /** After the user stops, how long a paused speech waits for words before it resumes. */
+    falseInterruptionTimeout: number;
+    /** Pause on user speech and resume if it was a false interruption, instead of cutting at once. */
+    resumeFalseInterruption: boolean;
+    /** Feed the STT silence (never the VAD) while an uninterruptible speech plays. */
+    discardAudioIfUninterruptible: boolean;
+}
+declare function resolveTurnHandling(options: Partial<TurnHandlingOptions> | undefined): TurnHandlingOptions;
+
+/**
+ * A minimal typed event emitter. A throwing listener is isolated (reported to `onListenerError`) so one
+ * bad subscriber cannot break the session that emits.
+ */
+type EventMap = Record<string, unknown>;
+type Listener<T> = (event: T) => void;
+declare class TypedEmitter<Events extends EventMap> {
+    private readonly listeners;
+    private readonly onceWrappers;
+    onListenerError: (error: unknown, eventName: string) => void;
+    on<K extends keyof Events>(name: K, listener: Listener<Events[K]>): this;
+    once<K extends keyof Events>(name: K, listener: Listener<Events[K]>): this;
+    /** Removes a listener added with `on` or `once`. */
+    off<K extends keyof Events>(name: K, listener: Listener<Events[K]>): this;
+    emit<K extends keyof Events>(name: K, event: Events[K]): void;
+    listenerCount(name: keyof Events): number;
+    removeAllListeners(): void;
+}
+
+interface AgentOptions {
+    instructions: string;
+    tools?: readonly AnyTool[];
+    /** The conversation this agent starts with. A handoff copies the previous agent's when omitted. */
+    chatCtx?: ChatContext;
+    /** Per-agent providers override the session's. */
+    stt?: STT;
+    llm?: LLM;
+    tts?: TTS;
+    vad?: VAD;
+    turnDetector?: TurnDetector;
+    /** Shows up in handoff records and logs. Defaults to the class name plus a counter. */
+    id?: string;
+}
+/**
+ * What the agent is: its instructions, tools and providers, and hooks for entering, leaving and for each
+ * completed user turn. Subclass it and override the hooks.
+ */
+declare class Agent<UserData = unknown> {
+    readonly id: string;
+    instructions: string;
+    tools: readonly AnyTool[];
+    chatCtx: ChatContext;
+    readonly stt: STT | undefined;
+    readonly llm: LLM | undefined;
+    readonly tts: TTS | undefined;
+    readonly vad: VAD | undefined;
+    readonly turnDetector: TurnDetector | undefined;
+    constructor(options: AgentOptions);
+    /** The session running this agent. Throws when the agent is not active. */
+    get session(): AgentSession<UserData>;
+    /** Called when the agent becomes active: a good place to greet (`this.session.generateReply()`). */
+    onEnter(): Promise<void>;
+    /** Called when another agent takes over or the session closes. */
+    onExit(): Promise<void>;
+    /**
+     * Called when the user's turn is committed, before the reply is generated. Edit `chatCtx` (this turn's
+     * copy) or `message`; throw `StopResponse` to skip the reply.
+     */
+    onUserTurnCompleted(_chatCtx: ChatContext, _message: ChatMessage): Promise<void>;
+}
+
+/**
+ * Fine-grained records of what the session did, in order, each stamped with the session clock. They are
+ * the raw material of the invariant checker and of readable timelines; production code can log them.
+ * Public events (`user_state_changed`, ...) are not repeated here.
+ */
+type SpeechOutcome = 'played' | 'interrupted' | 'failed';
+/** `superseded`: a reply to an older turn, not heard yet, dropped because the user moved on. */
+type InterruptReason = 'user_speech' | 'user_words' | 'user_turn' | 'superseded' | 'api' | 'forced' | 'close';
+type TraceRecord = {
+    type: 'speech_queued';
+    speechId: string;
+    priority: number;
+} | {
+    type: 'speech_authorized';
+    speechId: string;
+    step: number;
+} | {
+    type: 'speech_released';
+    speechId: string;
+    step: number;
+} | {
+    type: 'speech_frame';
+    speechId: string;
+    durationMs: number;
+    allowInterruptions: boolean;
+} | {
+    type: 'speech_paused';
+    speechId: string;
+} | {
+    type: 'speech_resumed';
+    speechId: string;
+    falseInterruption: boolean;
+} | {
+    type: 'speech_interrupt_requested';
+    speechId: string;
+    force: boolean;
+    reason: InterruptReason;
+} | {
+    type: 'speech_interrupted';
+    speechId: string;
+    reason: InterruptReason;
+    /** Duration of the user speech that triggered it, when user speech did. */
+    userSpeechMs?: number;
+    userWords?: number;
+} | {
+    type: 'speech_done';
+    speechId: string;
+    outcome: SpeechOutcome;
+    error?: string;
+} | {
+    type: 'vad_start_of_speech';
+    speechStartMs: number;
+} | {
+    type: 'vad_end_of_speech';
+    lastSpeechMs: number;
+} | {
+    type: 'vad_restarted';
+    error: string;
+} | {
+    type: 'stt_restarted';
+    error: string;
+} | {
+    type: 'endpointing_started';
+    lastSpeechMs: number;
+    minDelayMs: number;
+    maxDelayMs: number;
+} | {
+    type: 'end_of_turn_prediction';
+    probability: number | undefined;
+    delayMs: number;
+    error?: string;
+} | {
+    type: 'user_turn_committed';
+    turnId: string;
+    transcript: string;
+    lastSpeechMs: number | undefined;
+} | {
+    type: 'user_turn_skipped';
+    turnId: string;
+    reason: string;
+} | {
+    type: 'reply_started';
+    turnId: string | undefined;
+    speechId: string;
+} | {
+    type: 'tool_started';
+    speechId: string;
+    callId: string;
+    name: string;
+} | {
+    type: 'tool_finished';
+    speechId: string;
+    callId: string;
+    name: string;
+    outcome: 'ok' | 'error' | 'cancelled';
+} | {
+    type: 'interruption_hold';
+    speechId: string;
+    holds: number;
+} | {
+    type: 'task_started';
+    taskId: string;
+    parentSpeechId: string | undefined;
+} | {
+    type: 'task_finished';
+    taskId: string;
+    outcome: 'completed' | 'failed' | 'cancelled';
+} | {
+    type: 'audio_input_ended';
+} | {
+    type: 'close_requested';
+    reason: string;
+};
+type TimedTraceRecord = TraceRecord & {
+    atMs: number;
+};
+type TraceSink = (record: TimedTraceRecord) => void;
+
+interface SpeechHandleInit {
+    id: string;
+    allowInterruptions: boolean;
+    priority?: number;
+    /** Where the speech came from, for events and traces. */
+    source: 'say' | 'generate_reply' | 'user_turn' | 'tool_response' | 'agent_task';
+    /** The committed user turn this speech answers, if any. */
+    turnId?: string | undefined;
+}
+/**
+ * One thing the agent says: a `say()`, or a reply that may take several LLM steps with tool calls in
+ * between. It ends exactly once: played to the end, interrupted, or failed with an error.
+ */
+declare class SpeechHandle implements PromiseLike<void> {
+    readonly id: string;
+    readonly priority: number;
+    readonly source: SpeechHandleInit['source'];
+    readonly turnId: string | undefined;
+    private allow;
+    private holds;
+    private outcomeValue;
+    private errorValue;
+    private interruptReasonValue;
+    private readonly interruptController;
+    private readonly donePromise;
+    private resolveDone;
+    private readonly doneListeners;
+    private readonly interruptListeners;
+    private readonly holdListeners;
+    /**
+     * Set by the session: the conversation thread this speech belongs to. A tool's `say` and the speeches
+     * of an AgentTask share the thread of the speech that started them; threads play in creation order.
+     */
+    threadSeq: number;
+    /** Set by the session: tells whether the caller is running inside this speech's own tools. */
+    isCurrentToolContext: () => boolean;
+    constructor(init: SpeechHandleInit);
+    /** False once created uninterruptible or after a tool called `disallowInterruptions()`. */
+    get allowInterruptions(): boolean;
+    /** Whether user activity may interrupt it now: allowed and no interruption hold outstanding. */
+    get interruptible(): boolean;
+    get interrupted(): boolean;
+    get interruptReason(): InterruptReason | undefined;
+    /** Aborts when the speech is interrupted; tools listen to it. */
+    get interruptSignal(): AbortSignal;
+    get outcome(): SpeechOutcome | undefined;
+    /** The failure, when the outcome is `failed`. */
+    get error(): unknown;
+    get holdCount(): number;
+    done(): boolean;
+    /**
+     * Interrupts the speech. Without `force`, an uninterruptible speech is left alone and `false` is
+     * returned. Interrupting a finished speech is a no-op.
+     */
+    interrupt(options?: {
+        force?: boolean;
+    }): boolean;
+    /** Resolves when the speech has stopped playing for good (played, interrupted or failed). */
+    waitForPlayout(): Promise<void>;
+    then<R1 = void, R2 = never>(onfulfilled?: ((value: void) => R1 | PromiseLike<R1>) | null, onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null): PromiseLike<R1 | R2>;
+    /** Registers a callback for the end of the speech (called at once if already done). */
+    onDone(listener: () => void): () => void;
+    onInterrupt(listener: (reason: InterruptReason) => void): () => void;
+    onHoldChange(listener: (holds: number) => void): () => void;
+    private notifyHolds;
+}
+
+type UserState = 'listening' | 'speaking' | 'away';
+
+type AgentState = 'initializing' | 'idle' | 'listening' | 'thinking' | 'speaking';
+type ErrorSource = 'stt' | 'llm' | 'tts' | 'vad' | 'turn_detector' | 'tool' | 'audio_input' | 'audio_output' | 'session';
+/** Per-turn and per-request measurements, all in ms. */
+type SessionMetrics = {
+    type: 'eou';
+    turnId: string;
+    /** From the end of the user's speech to the commit of the turn. */
+    endOfUtteranceDelayMs: number;
+    /** From the end of the user's speech to the final transcript. */
+    transcriptionDelayMs: number | undefined;
+} | {
+    type: 'llm';
+    speechId: string;
+    label: string;
+    ttftMs: number | undefined;
+    durationMs: number;
+    /** Completion tokens per second of generation after the first token, when usage is reported. */
+    tokensPerSecond: number | undefined;
+    usage: LLMUsage | undefined;
+} | {
+    type: 'tts';
+    speechId: string;
+    label: string;
+    ttfbMs: number;
+} | {
+    type: 'turn';
+    turnId: string;
+    speechId: string;
+    /** From the end of the user's speech to the first frame of the reply. */
+    endToEndLatencyMs: number;
+};
+type SessionEvents = {
+    user_state_changed: {
+        oldState: UserState;
+        newState: UserState;
+        atMs: number;
+    };
+    agent_state_changed: {
+        oldState: AgentState;
+        newState: AgentState;
+        atMs: number;
+    };
+    user_input_transcribed: {
+        transcript: string;
+        isFinal: boolean;
+        language: string | undefined;
+        atMs: number;
+    };
+    conversation_item_added: {
+        item: ChatItem;
+        atMs: number;
+    };
+    speech_created: {
+        speechHandle: SpeechHandle;
+        source: SpeechHandle['source'];
+        atMs: number;
+    };
+    function_tools_executed: {
+        speechId: string;
+        functionCalls: FunctionCall[];
+        functionCallOutputs: FunctionCallOutput[];
+        atMs: number;
+    };
+    agent_false_interruption: {
+        speechId: string;
+        resumed: boolean;
+        atMs: number;
+    };
+    metrics_collected: {
+        metrics: SessionMetrics;
+        atMs: number;
+    };
+    error: {
+        error: unknown;
+        source: ErrorSource;
+        recoverable: boolean;
+        atMs: number;
+    };
+    close: {
+        reason: string;
+        error: unknown;
+        atMs: number;
+    };
+};
+
+interface AgentSessionOptions<UserData = unknown> {
+    vad?: VAD;
+    stt?: STT;
+    llm?: LLM;
+    tts?: TTS;
+    turnDetector?: TurnDetector;
+    /** Time source for every timer and timestamp. Default: the real clock. Tests pass a VirtualClock. */
+    clock?: Clock;
+    userData?: UserData;
+    turnHandling?: Partial<TurnHandlingOptions>;
+    /** LLM rounds per reply, counting the first. Default 3. */
+    maxToolSteps?: number;
+    /** Mutual silence after which the user is `away`, in ms; `null` disables. Default 15000. */
+    userAwayTimeout?: number | null;
+    /** Longest `close()` may take, in ms. Default 5000. */
+    closeTimeout?: number;
+    /** How long an interrupted segment may take to report that playback stopped. Default 1000 ms. */
+    interruptedPlayoutTimeout?: number;
+    /** Slack on top of a segment's duration before a sink that never reports playback is given up on. */
+    playoutWatchdogSlack?: number;
+    /** Language hint for STT and the turn detector (BCP-47). */
+    language?: string;
+    /** Receives fine-grained records of what the session does (see `TraceRecord`). */
+    onTrace?: TraceSink;
+    /** Id generator; the default is deterministic per session so simulations replay exactly. */
+    ids?: IdGenerator;
+}
+interface SessionStartOptions {
+    agent: Agent;
+    input?: {
+        audio?: AudioInput;
+    };
+    output?: {
+        audio?: AudioOutput;
+        text?: TextOutput;
+    };
+}
+interface SayOptions {
+    allowInterruptions?: boolean;
+    /** Add what was said to the conversation. Default true. */
+    addToChatCtx?: boolean;
+    /** Play this audio instead of synthesizing the text. */
+    audio?: AsyncIterable<AudioFrame>;
+}
+interface GenerateReplyOptions {
+    /** Text to add as a user message before replying. */
+    userInput?: string;
+    /** Extra instructions for this reply only. */
+    instructions?: string;
+    toolChoice?: ToolChoice;
+    allowInterruptions?: boolean;
+}
+/**
+ * A conversation between a user and an agent: audio in, turns, replies with tools, audio out. The parts
+ * (input pipeline, turn tracker, interruption policy, speech scheduler, reply pipeline, tool runner) live
+ * in their own modules; this facade holds the public API and its rules (closed sessions refuse calls).
+ */
+declare class AgentSession<UserData = unknown> extends TypedEmitter<SessionEvents> {
+    readonly clock: Clock;
+    readonly options: Readonly<AgentSessionOptions<UserData>>;
+    readonly turnHandling: TurnHandlingOptions;
+    /** Everything said and done in the conversation, across agents. */
+    readonly history: ChatContext;
+    userData: UserData;
+    private runtime;
+    private closing;
+    private closedFlag;
+    constructor(options?: AgentSessionOptions<UserData>);
+    get closed(): boolean;
+    get userState(): UserState;
+    get agentState(): AgentState;
+    /** The agent currently in charge of the conversation. */
+    get currentAgent(): Agent | undefined;
+    /** The speech currently holding the audio output, if any. */
+    get currentSpeech(): SpeechHandle | undefined;
+    start(options: SessionStartOptions): Promise<void>;
+    /** Speaks `text` (or streamed text, or given audio). Returns at once; await the handle for playout. */
+    say(text: string | AsyncIterable<string>, options?: SayOptions): SpeechHandle;
+    /** Asks the LLM for a reply now (optionally to `userInput`). */
+    generateReply(options?: GenerateReplyOptions): SpeechHandle;
+    /**
+     * Interrupts the current and queued speeches. Without `force`, uninterruptible ones are left alone.
+     * Resolves when the interrupted speeches have stopped.
+     */
+    interrupt(options?: {
+        force?: boolean;
+    }): Promise<void>;
+    /** Ends the user's turn now (manual turn detection, push-to-talk). */
+    commitUserTurn(): void;
+    /** Discards what the user said since the last committed turn. */
+    clearUserTurn(): void;
+    /** Hands the conversation to another agent: the old one exits, the new one enters. */
+    updateAgent(agent: Agent): Promise<void>;
+    /**
+     * Ends the session within `closeTimeout`: speeches are cut (a partly played reply is recorded as
+     * interrupted), tools are cancelled, awaited tasks and speeches settle, streams close.
+     */
+    close(reason?: string): Promise<void>;
+    private doClose;
+    private createHandle;
+    private requireRuntime;
+    private assertOpen;
+}
+
+/**
+ * What a tool sees while it runs: the session, the speech it belongs to, the call itself, the user data,
+ * and an abort signal that fires when the speech is interrupted.
+ */
+declare class RunContext<UserData = unknown> {
+    readonly session: AgentSession<UserData>;
+    readonly speechHandle: SpeechHandle;
+    readonly functionCall: FunctionCall;
+    private readonly stepPlayout;
+    constructor(session: AgentSession<UserData>, speechHandle: SpeechHandle, functionCall: FunctionCall, stepPlayout: () => Promise<void>);
+    get userData(): UserData;
+    /** Aborted when the speech is interrupted (never by user audio once interruptions are disallowed). */
+    get signal(): AbortSignal;
+    /** Makes the speech uninterruptible by the user from now on (a forced interrupt still works). */
+    disallowInterruptions(): void;
+    /** Resolves when the audio generated before this tool call has stopped playing (ended or interrupted). */
+    waitForPlayout(): Promise<void>;
+}
+
+type JSONSchema = Record<string, unknown>;
+interface Tool<Schema extends z.ZodType = z.ZodType, Result = unknown, UserData = unknown> {
+    readonly type: 'function';
+    readonly name: string;
+    readonly description: string;
+    readonly parameters: Schema;
+    /** JSON Schema of the arguments, for providers. */
+    readonly jsonSchema: JSONSchema;
+    /**
+     * Parses the model's raw JSON arguments. Throws `ToolError` with a message the model can act on
+     * when the JSON is malformed or does not match the schema.
+     */
+    parseArguments(raw: string): z.output<Schema>;
+    execute(args: z.output<Schema>, ctx: RunContext<UserData>): Result | Promise<Result>;
+}
+type AnyTool = Tool<z.ZodType, any, any>;
+/** What the model is told about each tool: the provider-facing half of `tool()`. */
+declare function toolDefinitions(tools: readonly AnyTool[]): ToolDefinition[];
+
+interface VirtualClockOptions {
+    /** Virtual time at creation, in ms. Default 0. */
+    startMs?: number;
+    /**
+     * When true (the default), the clock advances by itself whenever the host has no other work queued:
+     * every promise chain has settled and only virtual timers remain. A simulated hour then runs in
+     * milliseconds without anyone driving the clock.
+     */
+    autoAdvance?: boolean;
+    /**
+     * Receives whatever a timer callback throws, and the clock goes on. Without it the error escapes
+     * like a host timer's would: as an uncaught exception under auto-advance, or as the rejection of
+     * the `advance()` call that fired the timer.
+     */
+    onTimerError?: (error: unknown) => void;
+}
+/**
+ * Time that passes only when nothing else can run. Timers due at the same instant fire in the order they
+ * were created, one per host macrotask, so every promise chain a timer starts settles before the next
+ * timer fires: the order of events is a pure function of the program, not of the machine's speed.
+ *
+ * "Nothing else can run" is judged from the host's queues: a task waiting on real I/O looks idle, so
+ * keep real sockets and files out of code that runs on this clock.
+ */
+declare class VirtualClock implements Clock {
+    private current;
+    private seq;
+    private heap;
+    /** Timers in the heap that will still fire; the others are dead entries awaiting removal. */
+    private live;
+    private autoAdvance;
+    private readonly onTimerError;
+    private stepScheduled;
+    private idleCheckScheduled;
+    private idleWaiters;
+    constructor(options?: VirtualClockOptions);
+    now(): number;
+    /** Number of timers still waiting to fire. */
+    get pendingTimers(): number;
+    /** Time of the next pending timer, or undefined when none. */
+    nextTimerAt(): number | undefined;
+    sleep(ms: number, signal?: AbortSignal): Promise<void>;
+    setTimer(ms: number, callback: () => void): TimerHandle;
+    setRepeatingTimer(intervalMs: number, callback: () => void): TimerHandle;
+    /** Stops or restarts automatic advancing. */
+    setAutoAdvance(enabled: boolean): void;
+    /**
+     * Advances virtual time by `ms`, firing every timer due on the way (those exactly at the target
+     * included) and letting the work each one starts settle before the next fires. Use with
+     * `autoAdvance: false` for step-by-step tests. Rejects if a timer callback throws and there is no
+     * `onTimerError`; time then stays at that timer's instant.
+     */
+    advance(ms: number): Promise<void>;
+    /**
+     * Resolves once no timer is pending and the work the last one started has settled. With auto-advance
+     * that happens by itself; in manual mode, when `advance()` has run every timer or the last one is
+     * cancelled. A repeating timer keeps the clock busy until it is cancelled.
+     */
+    whenIdle(): Promise<void>;
+    private cancel;
+    private scheduleStep;
+    private step;
+    private run;
+    /** Checks for idleness after pending microtasks ran, since they may still schedule timers. */
+    private checkIdleSoon;
+    private resolveIdleWaiters;
+    private peek;
+    private compact;
+    private push;
+    private pop;
+}
+
+export { APIConnectionError, APIError, type APIErrorOptions, APIStatusError, APITimeoutError, AudioFrame, type AudioFrameLike, type AudioInput, type AudioOutput, AudioOutputBase, AudioResampler, type AudioResamplerOptions, type BatchSTT, type BatchTTS, Channel, ChannelClosedError, type ChannelOptions, type Clock, type ConnectInfo, type ConversationTurn, DEFAULT_RETRY_POLICY, FrameChunker, type FrameChunkerOptions, type HeadersLike, type IdleTimeoutOptions, InvalidAudioError, type LLM, type LLMChatOptions, type LLMContentPart, type LLMMessage, type LLMStreamPart, type LLMToolCall, type LLMUsage, type LinkedController, NullAudioOutput, type OpenWebSocketOptions, type OverflowPolicy, type ParseRetryAfterOptions, type PlaybackEvent, type PlaybackFinished, type ProviderCallOptions, type ProviderProblem, ProviderProblemError, REDACTED, RealClock, ReconnectingSocket, type ReconnectingSocketOptions, type ReconnectingSocketState, ReplayBuffer, type ReplayBufferOptions, type ReplayMode, type ReplayOptions, type ResamplerQuality, type RetryOptions, type RetryPolicy, SPECIFICATION_VERSION, type STT, type STTEvent, type STTStream, STTStreamAdapter, type STTStreamAdapterOptions, type STTStreamOptions, type SendOptions, SentenceStream, SentenceTokenizer, type SentenceTokenizerOptions, type SocketConnection, type SpecificationVersion, type SpeechAlternative, type StreamingSTT, type StreamingTTS, type SynthesizedAudio, type TTS, type TTSStream, TTSStreamAdapter, type TTSStreamAdapterOptions, type TextOutput, type TimerHandle, type ToolChoice, type ToolDefinition, type TurnDetector, type VAD, type VADEvent, type VADStream, VirtualClock, type VirtualClockOptions, VoxwireError, WavDecoder, type WavFormat, WavFormatError, type WebSocketData, type WebSocketLike, type WebSocketMessage, type WithRetryOptions, type WithTimeoutOptions, abortReason, concatenateFrames, countWords, createIdGenerator, decodeWav, defaultLogger, delayBeforeRetryMs, encodeWav, frameToBytes, int16FromBytes, isAbortError, isRetryableError, isRetryableStatus, isSecretKey, linkedController, openWebSocket, parseHttpDateMs, parseRetryAfterMs, processId, raceAbort, realClock, redactLogText, redactLogValue, resolveRetryPolicy, resolveTurnHandling, retryAfterFromError, retryBeforeFirstItem, retryDelayMs, rmsDbfs, silenceLike, splitFrame, timeoutAfter, toLLMMessages, toMono, toolDefinitions, withIdleTimeout, withRetry, withTimeout };

@@ -1,7 +1,8 @@
 // Measures, on the real clock with instant providers, the time from a committed end of user turn to
 // the first audio frame reaching the output: the engine's own overhead per reply.
 // Run: pnpm --filter @voxwire/agents bench   (builds first; reads dist/)
-import { AudioFrame, AgentSession, Agent, AudioOutputBase, Channel } from '../dist/index.js';
+import { Agent, AgentSession, AudioFrame } from '../dist/index.js';
+import { AudioOutputBase, Channel, SPECIFICATION_VERSION } from '../dist/provider-utils.js';
 
 const RATE = 24000;
 const FRAME = AudioFrame.silence(RATE, 1, 480);
@@ -9,7 +10,8 @@ const FRAME = AudioFrame.silence(RATE, 1, 480);
 class InstantLLM {
   label = 'instant-llm';
   model = 'instant';
-  capabilities = { toolCalls: true };
+  specificationVersion = SPECIFICATION_VERSION;
+  supportsToolCalls = true;
   async *chat() {
     yield { type: 'text_delta', text: 'Hello there, this is an instant reply.' };
     yield { type: 'finish', reason: 'stop' };
@@ -20,15 +22,16 @@ class InstantTTS {
   label = 'instant-tts';
   sampleRate = RATE;
   numChannels = 1;
-  capabilities = { streaming: true };
+  specificationVersion = SPECIFICATION_VERSION;
+  kind = 'streaming';
   async *synthesize() {
-    yield { frame: FRAME, segmentId: 's', final: true };
+    yield { frame: FRAME };
   }
   stream() {
     const out = new Channel({ capacity: 64, overflow: 'block' });
     return {
       pushText: () => {
-        for (let i = 0; i < 5; i++) out.trySend({ frame: FRAME, segmentId: 's', final: false });
+        for (let i = 0; i < 5; i++) out.trySend({ frame: FRAME });
       },
       flush: () => {},
       endInput: () => out.close(),
@@ -41,7 +44,9 @@ class InstantTTS {
 /** A transcript-only STT: the bench pushes a final transcript, then commits the turn by hand. */
 class ManualSTT {
   label = 'manual-stt';
-  capabilities = { streaming: true, interimResults: false };
+  specificationVersion = SPECIFICATION_VERSION;
+  kind = 'streaming';
+  inputSampleRates = [RATE];
   constructor() {
     this.channel = new Channel({ capacity: 16, overflow: 'drop-oldest' });
   }
@@ -94,7 +99,14 @@ async function main() {
     turnHandling: { turnDetection: 'manual' },
     userAwayTimeout: null,
   });
-  await session.start({ agent: new Agent({ instructions: 'bench' }), output: { audio: output } });
+  // One frame of silence opens the recognizer's stream (the session opens it at the input's first frame).
+  const input = new Channel({ capacity: 4, overflow: 'drop-oldest' });
+  input.trySend(FRAME);
+  await session.start({
+    agent: new Agent({ instructions: 'bench' }),
+    input: { audio: input },
+    output: { audio: output },
+  });
   const samples = [];
   for (let i = 0; i < iterations + 50; i++) {
     stt.say(`question number ${i}`);

@@ -1,64 +1,111 @@
-export * from './audio/audio-frame.js';
-export * from './audio/frame-utils.js';
-export * from './audio/resampler.js';
-export * from './audio/wav.js';
-export * from './errors.js';
-export * from './llm/chat-context.js';
-export { toConversationTurns, toLLMMessages } from './llm/llm-messages.js';
-export * from './voice/tools/tool.js';
-export * from './providers/llm.js';
-export * from './providers/stt.js';
-export * from './providers/tts.js';
-export * from './providers/turn-detector.js';
-export * from './providers/vad.js';
-export * from './stream/broadcast.js';
-export * from './stream/channel.js';
-export * from './time/clock.js';
-export * from './time/virtual-clock.js';
-export * from './utils/ids.js';
-export * from './utils/typed-emitter.js';
-export * from './voice/agent/agent.js';
-export * from './voice/session/agent-session.js';
-export * from './voice/agent/agent-task.js';
-export * from './providers/audio-io.js';
-export * from './providers/common.js';
-export * from './voice/io/audio-output-base.js';
-export * from './voice/io/null-audio-output.js';
-export * from './voice/session/options.js';
-export { RunContext } from './voice/tools/run-context.js';
-export * from './voice/session/session-events.js';
-export * from './voice/speech/speech-handle.js';
-export { MissingProviderError } from './voice/speech/reply-pipeline.js';
-export { MissingVADError } from './voice/input/stt-stream.js';
-export type * from './voice/session/trace.js';
-export type { CommittedTurn, UserState } from './voice/turn/user-turn-tracker.js';
-export * from './log/logger.js';
-export { isSecretKey, REDACTED, redactLogText, redactLogValue } from './log/redact.js';
-export {
-  DEFAULT_RETRY_POLICY,
-  isRetryableError,
-  type RetryPolicy,
-  resolveRetryPolicy,
-  retryDelayMs,
-  type WithRetryOptions,
-  withRetry,
-} from './provider-utils/retry.js';
-export {
-  SentenceStream,
-  SentenceTokenizer,
-  type SentenceTokenizerOptions,
-  splitWords,
-  countWords,
-} from './adapters/sentence-tokenizer.js';
-export * from './adapters/stt-stream-adapter.js';
-export * from './adapters/tts-stream-adapter.js';
+/**
+ * `@voxwire/agents`: what an agent author imports. Sessions, agents, tools, speech handles, the chat
+ * context, the clock, the typed errors and the fallback adapters.
+ *
+ * Provider and transport authors import the specification (spec v1) and the helpers around it from
+ * `@voxwire/agents/provider-utils`.
+ */
 export type {
   AvailabilityChangedEvent,
   FallbackAdapterEvents,
   FallbackAdapterOptions,
   ProviderAvailability,
 } from './adapters/fallback-core.js';
-export * from './adapters/fallback-llm.js';
-export * from './adapters/fallback-stt.js';
-export * from './adapters/fallback-tts.js';
-export * from './job/index.js';
+export { LLMFallbackAdapter, type LLMFallbackAdapterOptions } from './adapters/fallback-llm.js';
+export { STTFallbackAdapter, type STTFallbackAdapterOptions } from './adapters/fallback-stt.js';
+export { TTSFallbackAdapter, type TTSFallbackAdapterOptions } from './adapters/fallback-tts.js';
+export { AudioFrame, type AudioFrameLike } from './audio/audio-frame.js';
+export {
+  AllProvidersFailedError,
+  APIConnectionError,
+  APIError,
+  APIStatusError,
+  APITimeoutError,
+  InvalidAudioError,
+  ProviderProblemError,
+  SessionClosedError,
+  SpeechInterruptedError,
+  ToolError,
+  VoxwireError,
+} from './errors.js';
+export {
+  agentDefinitionFromModule,
+  defineAgent,
+  isAgentDefinition,
+  type AgentDefinition,
+  type AgentDefinitionInit,
+} from './job/agent-definition.js';
+export {
+  Job,
+  prewarmAgent,
+  type JobContext,
+  type JobNotice,
+  type JobOptions,
+  type JobTransport,
+  type NoticeLevel,
+  type SessionIO,
+} from './job/job-context.js';
+export {
+  ChatContext,
+  messageText,
+  type AddMessageOptions,
+  type AgentHandoff,
+  type ChatContent,
+  type ChatItem,
+  type ChatMessage,
+  type ChatRole,
+  type CopyOptions,
+  type FunctionCall,
+  type FunctionCallOutput,
+  type ImageContent,
+} from './llm/chat-context.js';
+export {
+  createLogger,
+  setDefaultLogger,
+  silentLogger,
+  type Logger,
+  type LoggerOptions,
+  type LogLevel,
+} from './log/logger.js';
+export type { AudioInput, AudioOutput, TextOutput } from './providers/audio-io.js';
+export type { LLM } from './providers/llm.js';
+export type { STT } from './providers/stt.js';
+export type { TTS } from './providers/tts.js';
+export type { TurnDetector } from './providers/turn-detector.js';
+export type { VAD } from './providers/vad.js';
+export { realClock, RealClock, type Clock, type TimerHandle } from './time/clock.js';
+export { VirtualClock, type VirtualClockOptions } from './time/virtual-clock.js';
+export { AgentTask, TaskContextError } from './voice/agent/agent-task.js';
+export { Agent, StopResponse, type AgentOptions } from './voice/agent/agent.js';
+export { MissingVADError } from './voice/input/stt-stream.js';
+export {
+  AgentSession,
+  type AgentSessionOptions,
+  type GenerateReplyOptions,
+  type SayOptions,
+  type SessionStartOptions,
+} from './voice/session/agent-session.js';
+export { defaultTurnHandling, type TurnHandlingOptions } from './voice/session/options.js';
+export type {
+  AgentState,
+  ErrorSource,
+  SessionEvents,
+  SessionMetrics,
+} from './voice/session/session-events.js';
+export type {
+  InterruptReason,
+  SpeechOutcome,
+  TimedTraceRecord,
+  TraceRecord,
+  TraceSink,
+} from './voice/session/trace.js';
+export { MissingProviderError } from './voice/speech/reply-pipeline.js';
+export {
+  SpeechDeadlockError,
+  SpeechHandle,
+  SpeechInterruptedReason,
+  SpeechPriority,
+} from './voice/speech/speech-handle.js';
+export { RunContext } from './voice/tools/run-context.js';
+export { tool, type AnyTool, type JSONSchema, type Tool, type ToolOptions } from './voice/tools/tool.js';
+export type { CommittedTurn, UserState } from './voice/turn/user-turn-tracker.js';

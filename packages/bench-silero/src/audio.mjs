@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeWav } from '@voxwire/agents';
+import { decodeWav } from '@voxwire/agents/provider-utils';
 
 export const RATE = 16000;
 

@@ -1,7 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import type { AudioFrame, Clock } from '@voxwire/agents';
 import {
-  type AudioFrame,
-  type Clock,
   concatenateFrames,
   decodeWav,
   encodeWav,
@@ -11,7 +10,7 @@ import {
   splitFrame,
   toMono,
   WavFormatError,
-} from '@voxwire/agents';
+} from '@voxwire/agents/provider-utils';
 import { CliError } from './errors.js';
 
 /** Rate of the recorded agent voice: the session resamples every reply to it. */

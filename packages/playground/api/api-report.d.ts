@@ -1,4 +1,5 @@
-import { AudioOutputBase, Clock, AudioFrame, AgentDefinition, Logger } from '@voxwire/agents';
+import { Clock, AudioFrame, AgentDefinition, Logger } from '@voxwire/agents';
+import { AudioOutputBase } from '@voxwire/agents/provider-utils';
 
 /**
  * What the page and the server say to each other over the socket. Text messages are JSON objects with a

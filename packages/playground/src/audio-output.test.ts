@@ -1,4 +1,5 @@
-import { AudioFrame, type PlaybackFinished, VirtualClock } from '@voxwire/agents';
+import { AudioFrame, VirtualClock } from '@voxwire/agents';
+import type { PlaybackFinished } from '@voxwire/agents/provider-utils';
 import { describe, expect, it } from 'vitest';
 import { PageAudioOutput } from './audio-output.js';
 import type { ServerMessage } from './protocol.js';

@@ -1,4 +1,5 @@
-import { type AudioFrame, AudioOutputBase, type Clock, type PlaybackFinished } from '@voxwire/agents';
+import type { AudioFrame, Clock } from '@voxwire/agents';
+import { AudioOutputBase, type PlaybackFinished } from '@voxwire/agents/provider-utils';
 import type { ServerMessage } from './protocol.js';
 
 /** How the sink reaches the page. */

@@ -2,7 +2,6 @@ import {
   type AgentDefinition,
   type AgentSession,
   AudioFrame,
-  Channel,
   type Clock,
   Job,
   type JobNotice,
@@ -10,9 +9,9 @@ import {
   type Logger,
   type SessionIO,
   type TextOutput,
-  int16FromBytes,
   messageText,
 } from '@voxwire/agents';
+import { Channel, int16FromBytes } from '@voxwire/agents/provider-utils';
 import type { RawData, WebSocket } from 'ws';
 import { PageAudioOutput } from './audio-output.js';
 import {

@@ -1,11 +1,5 @@
-import {
-  Agent,
-  AgentSession,
-  defineAgent,
-  type LLM,
-  SPECIFICATION_VERSION,
-  silentLogger,
-} from '@voxwire/agents';
+import { Agent, AgentSession, defineAgent, type LLM, silentLogger } from '@voxwire/agents';
+import { SPECIFICATION_VERSION } from '@voxwire/agents/provider-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { type Playground, startPlayground } from './server.js';

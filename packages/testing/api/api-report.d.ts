@@ -1,4 +1,5 @@
-import { AudioFrame, ChatItem, SpeechHandle, Agent, AgentSessionOptions, AgentSession, Clock, AudioOutputBase, LLM, LLMChatOptions, LLMStreamPart, StreamingSTT, STTStreamOptions, STTStream, StreamingTTS, TTSStream, SynthesizedAudio, BatchTTS, TurnDetector, ConversationTurn, VAD, VADStream, TurnHandlingOptions, SessionMetrics, TimedTraceRecord } from '@voxwire/agents';
+import { AudioFrame, ChatItem, SpeechHandle, Agent, AgentSessionOptions, AgentSession, Clock, LLM, TurnDetector, VAD, TurnHandlingOptions, SessionMetrics, TimedTraceRecord } from '@voxwire/agents';
+import { AudioOutputBase, LLMChatOptions, LLMStreamPart, StreamingSTT, STTStreamOptions, STTStream, StreamingTTS, TTSStream, SynthesizedAudio, BatchTTS, ConversationTurn, VADStream } from '@voxwire/agents/provider-utils';
 
 /**
  * The simulated microphone speaks in codes: user speech segment `i` is a square wave whose amplitude

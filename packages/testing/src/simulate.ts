@@ -1,12 +1,5 @@
-import {
-  type Agent,
-  AgentSession,
-  type ChatItem,
-  createIdGenerator,
-  resolveTurnHandling,
-  type SpeechHandle,
-  VirtualClock,
-} from '@voxwire/agents';
+import { type Agent, AgentSession, type ChatItem, type SpeechHandle, VirtualClock } from '@voxwire/agents';
+import { createIdGenerator, resolveTurnHandling } from '@voxwire/agents/provider-utils';
 import { FakeAudioInput, FakeAudioOutput } from './fakes/audio-io.js';
 import { FakeLLM, type LLMReply } from './fakes/llm.js';
 import { FakeSTT } from './fakes/stt.js';

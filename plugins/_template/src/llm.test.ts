@@ -1,13 +1,10 @@
-import {
-  APIConnectionError,
-  APIError,
-  APIStatusError,
-  APITimeoutError,
-  type LLMChatOptions,
-  type LLMMessage,
-  type LLMStreamPart,
-  type ToolDefinition,
-} from '@voxwire/agents';
+import { APIConnectionError, APIError, APIStatusError, APITimeoutError } from '@voxwire/agents';
+import type {
+  LLMChatOptions,
+  LLMMessage,
+  LLMStreamPart,
+  ToolDefinition,
+} from '@voxwire/agents/provider-utils';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EchoLLM } from './llm.js';
 import { type FakeServer, startFakeServer } from './testing/fake-server.js';

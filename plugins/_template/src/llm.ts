@@ -1,11 +1,9 @@
+import { APIConnectionError, APIError, type LLM } from '@voxwire/agents';
 import {
-  APIConnectionError,
-  APIError,
-  type LLM,
   type LLMChatOptions,
   type LLMStreamPart,
   SPECIFICATION_VERSION,
-} from '@voxwire/agents';
+} from '@voxwire/agents/provider-utils';
 import { type EchoHttpOptions, postJson, readBody } from './http.js';
 
 export interface EchoLLMOptions extends EchoHttpOptions {

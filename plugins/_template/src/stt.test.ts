@@ -1,13 +1,5 @@
-import {
-  APIConnectionError,
-  APIError,
-  APIStatusError,
-  APITimeoutError,
-  AudioFrame,
-  type ProviderProblem,
-  type STTEvent,
-  type STTStream,
-} from '@voxwire/agents';
+import { APIConnectionError, APIError, APIStatusError, APITimeoutError, AudioFrame } from '@voxwire/agents';
+import type { ProviderProblem, STTEvent, STTStream } from '@voxwire/agents/provider-utils';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EchoSTT } from './stt.js';
 import { type FakeServer, startFakeServer } from './testing/fake-server.js';

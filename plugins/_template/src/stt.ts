@@ -4,6 +4,8 @@ import {
   APIStatusError,
   APITimeoutError,
   type AudioFrame,
+} from '@voxwire/agents';
+import {
   frameToBytes,
   SPECIFICATION_VERSION,
   type SpeechAlternative,
@@ -11,7 +13,7 @@ import {
   type STTStream,
   type STTStreamOptions,
   type StreamingSTT,
-} from '@voxwire/agents';
+} from '@voxwire/agents/provider-utils';
 import { type RawData, WebSocket } from 'ws';
 import { DEFAULT_BASE_URL } from './http.js';
 

@@ -1,11 +1,5 @@
-import {
-  APIConnectionError,
-  APIError,
-  APIStatusError,
-  APITimeoutError,
-  concatenateFrames,
-  type SynthesizedAudio,
-} from '@voxwire/agents';
+import { APIConnectionError, APIError, APIStatusError, APITimeoutError } from '@voxwire/agents';
+import { concatenateFrames, type SynthesizedAudio } from '@voxwire/agents/provider-utils';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeServer, fakeSpeech, startFakeServer } from './testing/fake-server.js';
 import { EchoTTS } from './tts.js';

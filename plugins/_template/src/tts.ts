@@ -1,11 +1,11 @@
+import { APIError } from '@voxwire/agents';
 import {
-  APIError,
   type BatchTTS,
   FrameChunker,
   type ProviderCallOptions,
   SPECIFICATION_VERSION,
   type SynthesizedAudio,
-} from '@voxwire/agents';
+} from '@voxwire/agents/provider-utils';
 import { type EchoHttpOptions, postJson, readBody } from './http.js';
 
 export type EchoTTSOptions = EchoHttpOptions;

@@ -1,4 +1,5 @@
-import { APIConnectionError, BatchTTS, ProviderCallOptions, SynthesizedAudio } from '@voxwire/agents';
+import { APIConnectionError } from '@voxwire/agents';
+import { BatchTTS, ProviderCallOptions, SynthesizedAudio } from '@voxwire/agents/provider-utils';
 
 /** The espeak-ng program could not be run. The message says how to install it. */
 declare class EspeakNotFoundError extends APIConnectionError {

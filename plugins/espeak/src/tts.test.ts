@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { concatenateFrames, decodeWav, rmsDbfs, TTSStreamAdapter } from '@voxwire/agents';
+import { concatenateFrames, decodeWav, rmsDbfs, TTSStreamAdapter } from '@voxwire/agents/provider-utils';
 import { describe, expect, it } from 'vitest';
 import { EspeakNotFoundError } from './errors.js';
 import { EspeakTTS } from './tts.js';

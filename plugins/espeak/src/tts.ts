@@ -1,14 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { APIConnectionError, type AudioFrame } from '@voxwire/agents';
 import {
-  APIConnectionError,
-  type AudioFrame,
   FrameChunker,
   type BatchTTS,
   type ProviderCallOptions,
   SPECIFICATION_VERSION,
   type SynthesizedAudio,
   WavDecoder,
-} from '@voxwire/agents';
+} from '@voxwire/agents/provider-utils';
 import { EspeakNotFoundError } from './errors.js';
 
 export interface EspeakTTSOptions {

@@ -1,4 +1,5 @@
-import { RetryPolicy, Clock, VoxwireError, LLMUsage, APIError, LLM as LLM$1, ToolChoice, LLMChatOptions, LLMStreamPart, BatchSTT, AudioFrame, STTStreamOptions, SpeechAlternative, BatchTTS, ProviderCallOptions, SynthesizedAudio } from '@voxwire/agents';
+import { Clock, VoxwireError, APIError, LLM as LLM$1, AudioFrame } from '@voxwire/agents';
+import { RetryPolicy, LLMUsage, ToolChoice, LLMChatOptions, LLMStreamPart, BatchSTT, STTStreamOptions, SpeechAlternative, BatchTTS, ProviderCallOptions, SynthesizedAudio } from '@voxwire/agents/provider-utils';
 import OpenAI, { ClientOptions } from 'openai';
 
 declare const API_KEY_ENV = "OPENAI_API_KEY";

@@ -1,4 +1,5 @@
-import { type Clock, type RetryPolicy, VoxwireError, realClock } from '@voxwire/agents';
+import { type Clock, VoxwireError, realClock } from '@voxwire/agents';
+import type { RetryPolicy } from '@voxwire/agents/provider-utils';
 import { resolveRetryPolicy } from '@voxwire/agents/provider-utils';
 import OpenAI, { type ClientOptions } from 'openai';
 

@@ -1,11 +1,5 @@
-import {
-  APIConnectionError,
-  APIError,
-  APIStatusError,
-  APITimeoutError,
-  isAbortError,
-  isRetryableStatus,
-} from '@voxwire/agents';
+import { APIConnectionError, APIError, APIStatusError, APITimeoutError } from '@voxwire/agents';
+import { isAbortError, isRetryableStatus } from '@voxwire/agents/provider-utils';
 import OpenAI from 'openai';
 import { API_KEY_ENV } from './client.js';
 

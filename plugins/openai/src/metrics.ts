@@ -1,4 +1,5 @@
-import type { APIError, LLMUsage } from '@voxwire/agents';
+import type { APIError } from '@voxwire/agents';
+import type { LLMUsage } from '@voxwire/agents/provider-utils';
 
 /** Measured for every `chat()` request, on the LLM's Clock. */
 export interface LLMMetrics {

@@ -1,4 +1,5 @@
-import { APIStatusError, AudioFrame, type Clock, type LLMMessage, realClock } from '@voxwire/agents';
+import { APIStatusError, AudioFrame, type Clock, realClock } from '@voxwire/agents';
+import type { LLMMessage } from '@voxwire/agents/provider-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LLM, type LLMOptions } from './llm/llm.js';
 import { STT } from './stt.js';

@@ -4,7 +4,7 @@ import {
   withRetry,
   withTimeout,
 } from '@voxwire/agents/provider-utils';
-import type { ProviderCallOptions } from '@voxwire/agents';
+import type { ProviderCallOptions } from '@voxwire/agents/provider-utils';
 import type { ResolvedClient } from './client.js';
 import { toAPIError } from './errors.js';
 

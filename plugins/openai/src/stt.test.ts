@@ -1,18 +1,14 @@
+import { APIStatusError, APITimeoutError, AudioFrame, InvalidAudioError, type VAD } from '@voxwire/agents';
 import {
-  APIStatusError,
-  APITimeoutError,
-  AudioFrame,
   AudioResampler,
   Channel,
-  InvalidAudioError,
   type ProviderProblem,
   SPECIFICATION_VERSION,
   encodeWav,
   type STTEvent,
   STTStreamAdapter,
-  type VAD,
   type VADEvent,
-} from '@voxwire/agents';
+} from '@voxwire/agents/provider-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { STT, STT_SAMPLE_RATE, type STTOptions } from './stt.js';
 import {

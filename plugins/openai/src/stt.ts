@@ -1,13 +1,12 @@
+import { type AudioFrame, InvalidAudioError } from '@voxwire/agents';
 import {
-  type AudioFrame,
   type BatchSTT,
-  InvalidAudioError,
   SPECIFICATION_VERSION,
   type STTStreamOptions,
   type SpeechAlternative,
   abortReason,
   encodeWav,
-} from '@voxwire/agents';
+} from '@voxwire/agents/provider-utils';
 import { toFile } from 'openai';
 import { type OpenAIClientOptions, type ResolvedClient, resolveClient } from './client.js';
 import { requestWithRetry } from './request.js';

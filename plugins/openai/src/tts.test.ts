@@ -1,13 +1,11 @@
+import { APIConnectionError, APIStatusError, APITimeoutError } from '@voxwire/agents';
 import {
-  APIConnectionError,
-  APIStatusError,
-  APITimeoutError,
   type ProviderProblem,
   SPECIFICATION_VERSION,
   SentenceTokenizer,
   type SynthesizedAudio,
   TTSStreamAdapter,
-} from '@voxwire/agents';
+} from '@voxwire/agents/provider-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   type FakeOpenAIServer,

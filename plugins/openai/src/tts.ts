@@ -1,12 +1,11 @@
+import { type AudioFrame, VoxwireError } from '@voxwire/agents';
 import {
-  type AudioFrame,
   type BatchTTS,
   type ProviderCallOptions,
   SPECIFICATION_VERSION,
   FrameChunker,
   type SynthesizedAudio,
-  VoxwireError,
-} from '@voxwire/agents';
+} from '@voxwire/agents/provider-utils';
 import { type OpenAIClientOptions, type ResolvedClient, resolveClient } from './client.js';
 import { readBody, retryStream, streamAttempt } from './request.js';
 

@@ -1,4 +1,5 @@
-import { VoxwireError, VADStream, AudioFrameLike, VADEvent, VAD, ProviderCallOptions } from '@voxwire/agents';
+import { VoxwireError, AudioFrameLike, VAD } from '@voxwire/agents';
+import { VADStream, VADEvent, ProviderCallOptions } from '@voxwire/agents/provider-utils';
 
 /** The model file is missing, unreadable, corrupt, or not a Silero VAD v5/v6 model. */
 declare class SileroModelError extends VoxwireError {

@@ -1,4 +1,5 @@
-import { AudioFrame, InvalidAudioError, type ProviderProblem, type VADEvent } from '@voxwire/agents';
+import { AudioFrame, InvalidAudioError } from '@voxwire/agents';
+import type { ProviderProblem, VADEvent } from '@voxwire/agents/provider-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SileroInferenceError } from './errors.js';
 import type { SileroVADOptions } from './options.js';

@@ -1,13 +1,11 @@
+import { AudioFrame, type AudioFrameLike, InvalidAudioError } from '@voxwire/agents';
 import {
-  AudioFrame,
-  type AudioFrameLike,
   AudioResampler,
   Channel,
-  InvalidAudioError,
   type ProviderCallOptions,
   type VADEvent,
   type VADStream,
-} from '@voxwire/agents';
+} from '@voxwire/agents/provider-utils';
 import { SPEECH_ENDED, SPEECH_STARTED, SpeechDetector } from './detector.js';
 import { SileroInferenceError } from './errors.js';
 import type { ResolvedOptions } from './options.js';

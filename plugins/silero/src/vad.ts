@@ -1,4 +1,5 @@
-import { type ProviderCallOptions, SPECIFICATION_VERSION, type VAD } from '@voxwire/agents';
+import type { VAD } from '@voxwire/agents';
+import { type ProviderCallOptions, SPECIFICATION_VERSION } from '@voxwire/agents/provider-utils';
 import { SileroModelError } from './errors.js';
 import { defaultWorkerUrl } from './executor.js';
 import { checkModelFile } from './model-file.js';

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { VADEvent } from '@voxwire/agents';
+import type { VADEvent } from '@voxwire/agents/provider-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SileroInferenceError } from './errors.js';
 import type { WorkerExecutor } from './executor.js';

@@ -1,5 +1,5 @@
+import { AudioFrame } from '@voxwire/agents';
 import {
-  AudioFrame,
   AudioResampler,
   concatenateFrames,
   type BatchSTT,
@@ -8,7 +8,7 @@ import {
   type SpeechAlternative,
   splitFrame,
   toMono,
-} from '@voxwire/agents';
+} from '@voxwire/agents/provider-utils';
 
 /** Rate the remembered utterance is kept at: enough for a voice, small in memory. */
 const KEEP_RATE = 16000;

@@ -1,10 +1,10 @@
+import type { LLM } from '@voxwire/agents';
 import {
-  type LLM,
   type LLMChatOptions,
   type LLMMessage,
   type LLMStreamPart,
   SPECIFICATION_VERSION,
-} from '@voxwire/agents';
+} from '@voxwire/agents/provider-utils';
 import { heardSeconds } from './heard-speech.js';
 
 const HINTS = [

@@ -4,7 +4,7 @@ import {
   SPECIFICATION_VERSION,
   type SynthesizedAudio,
   splitFrame,
-} from '@voxwire/agents';
+} from '@voxwire/agents/provider-utils';
 import type { HeardSpeech } from './heard-speech.js';
 
 /**

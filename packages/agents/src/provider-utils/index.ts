@@ -140,4 +140,90 @@ export {
   type WebSocketMessage,
 } from './websocket.js';
 // The types the helpers report through, for plugins that pass them on.
-export type { ProviderCallOptions, ProviderProblem } from '../providers/common.js';
+
+// The provider specification (v1) and what implementing it takes: audio, bounded streams, typed errors.
+export {
+  countWords,
+  SentenceStream,
+  SentenceTokenizer,
+  type SentenceTokenizerOptions,
+} from '../adapters/sentence-tokenizer.js';
+export { STTStreamAdapter, type STTStreamAdapterOptions } from '../adapters/stt-stream-adapter.js';
+export { TTSStreamAdapter, type TTSStreamAdapterOptions } from '../adapters/tts-stream-adapter.js';
+export {
+  concatenateFrames,
+  FrameChunker,
+  frameToBytes,
+  int16FromBytes,
+  rmsDbfs,
+  silenceLike,
+  splitFrame,
+  toMono,
+  type FrameChunkerOptions,
+} from '../audio/frame-utils.js';
+export { AudioResampler, type AudioResamplerOptions, type ResamplerQuality } from '../audio/resampler.js';
+export { decodeWav, encodeWav, WavDecoder, type WavFormat } from '../audio/wav.js';
+export {
+  APIConnectionError,
+  APIError,
+  APIStatusError,
+  APITimeoutError,
+  ChannelClosedError,
+  InvalidAudioError,
+  isAbortError,
+  isRetryableStatus,
+  ProviderProblemError,
+  VoxwireError,
+  WavFormatError,
+  type APIErrorOptions,
+} from '../errors.js';
+export { toLLMMessages } from '../llm/llm-messages.js';
+export { defaultLogger } from '../log/logger.js';
+export { isSecretKey, REDACTED, redactLogText, redactLogValue } from '../log/redact.js';
+export type { PlaybackEvent, PlaybackFinished } from '../providers/audio-io.js';
+export {
+  SPECIFICATION_VERSION,
+  type ProviderCallOptions,
+  type ProviderProblem,
+  type SpecificationVersion,
+} from '../providers/common.js';
+export type {
+  LLMChatOptions,
+  LLMContentPart,
+  LLMMessage,
+  LLMStreamPart,
+  LLMToolCall,
+  LLMUsage,
+  ToolChoice,
+  ToolDefinition,
+} from '../providers/llm.js';
+export type {
+  BatchSTT,
+  SpeechAlternative,
+  StreamingSTT,
+  STTEvent,
+  STTStream,
+  STTStreamOptions,
+} from '../providers/stt.js';
+export type { BatchTTS, StreamingTTS, SynthesizedAudio, TTSStream } from '../providers/tts.js';
+export type { ConversationTurn } from '../providers/turn-detector.js';
+export type { VADEvent, VADStream } from '../providers/vad.js';
+export { Channel, type ChannelOptions, type OverflowPolicy } from '../stream/channel.js';
+export { abortReason } from '../time/clock.js';
+export { createIdGenerator, processId } from '../utils/ids.js';
+export { AudioOutputBase } from '../voice/io/audio-output-base.js';
+export { NullAudioOutput } from '../voice/io/null-audio-output.js';
+export { resolveTurnHandling } from '../voice/session/options.js';
+export { toolDefinitions } from '../voice/tools/tool.js';
+
+// Also here, so a provider imports from one place: the contract types a session holds, the clock, the
+// frame and the typed errors (the same classes as the main entry's, so `instanceof` holds across both).
+export { AudioFrame, type AudioFrameLike } from '../audio/audio-frame.js';
+export type { AudioInput, AudioOutput, TextOutput } from '../providers/audio-io.js';
+export type { LLM } from '../providers/llm.js';
+export type { STT } from '../providers/stt.js';
+export type { TTS } from '../providers/tts.js';
+export type { TurnDetector } from '../providers/turn-detector.js';
+export type { VAD } from '../providers/vad.js';
+export { type Clock, RealClock, realClock, type TimerHandle } from '../time/clock.js';
+export { VirtualClock, type VirtualClockOptions } from '../time/virtual-clock.js';

@@ -1,4 +1,5 @@
-import { Agent, AgentSession, defineAgent, type LLM, SPECIFICATION_VERSION } from '@voxwire/agents';
+import { Agent, AgentSession, defineAgent, type LLM } from '@voxwire/agents';
+import { SPECIFICATION_VERSION } from '@voxwire/agents/provider-utils';
 
 const VERSION = 'version 1';
 

@@ -1,16 +1,11 @@
+import { Agent, AgentSession, AudioFrame, defineAgent, type LLM, type VAD } from '@voxwire/agents';
 import {
-  Agent,
-  AgentSession,
-  AudioFrame,
-  defineAgent,
-  type LLM,
   type BatchSTT,
   type BatchTTS,
   type LLMStreamPart,
   SPECIFICATION_VERSION,
   type SynthesizedAudio,
-  type VAD,
-} from '@voxwire/agents';
+} from '@voxwire/agents/provider-utils';
 
 /**
  * A deterministic, offline agent for transport tests: the real VAD it is given, an "STT" that reports

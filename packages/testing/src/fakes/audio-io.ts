@@ -1,4 +1,5 @@
-import { type AudioFrame, AudioOutputBase, type Clock, type TimerHandle } from '@voxwire/agents';
+import type { AudioFrame, Clock, TimerHandle } from '@voxwire/agents';
+import { AudioOutputBase } from '@voxwire/agents/provider-utils';
 import { SAMPLE_RATE, silentFrame, voicedFrame } from '../audio.js';
 
 export interface InputSegment {

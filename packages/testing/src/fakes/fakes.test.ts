@@ -1,11 +1,5 @@
-import {
-  APIConnectionError,
-  type AudioFrame,
-  ChatContext,
-  type LLMMessage,
-  toLLMMessages,
-  VirtualClock,
-} from '@voxwire/agents';
+import { APIConnectionError, type AudioFrame, ChatContext, VirtualClock } from '@voxwire/agents';
+import { type LLMMessage, toLLMMessages } from '@voxwire/agents/provider-utils';
 import { describe, expect, it } from 'vitest';
 import { agentFrame, decodeSegment, silentFrame, voicedFrame } from '../audio.js';
 import { FakeAudioInput, FakeAudioOutput, type OutputRecord } from './audio-io.js';

@@ -1,14 +1,10 @@
+import { APIConnectionError, APIStatusError, APITimeoutError, type Clock, type LLM } from '@voxwire/agents';
 import {
-  APIConnectionError,
-  APIStatusError,
-  APITimeoutError,
-  type Clock,
-  type LLM,
   type LLMChatOptions,
   type LLMMessage,
   type LLMStreamPart,
   SPECIFICATION_VERSION,
-} from '@voxwire/agents';
+} from '@voxwire/agents/provider-utils';
 
 /** Which requests a scripted reply answers. Every given field must match. */
 export interface ReplyMatch {

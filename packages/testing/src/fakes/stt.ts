@@ -1,15 +1,12 @@
+import { APIConnectionError, type AudioFrame, type Clock, type TimerHandle } from '@voxwire/agents';
 import {
-  APIConnectionError,
-  type AudioFrame,
   Channel,
-  type Clock,
   SPECIFICATION_VERSION,
   type StreamingSTT,
   type STTEvent,
   type STTStream,
   type STTStreamOptions,
-  type TimerHandle,
-} from '@voxwire/agents';
+} from '@voxwire/agents/provider-utils';
 import { decodeSegment } from '../audio.js';
 
 /** What the fake recognizer knows about the utterance behind one segment code. */

@@ -1,13 +1,11 @@
+import { APIConnectionError, APIStatusError, type Clock } from '@voxwire/agents';
 import {
-  APIConnectionError,
-  APIStatusError,
-  type Clock,
   type SynthesizedAudio,
   type BatchTTS,
   SPECIFICATION_VERSION,
   type StreamingTTS,
   type TTSStream,
-} from '@voxwire/agents';
+} from '@voxwire/agents/provider-utils';
 import { agentFrame, SAMPLE_RATE } from '../audio.js';
 
 export interface FakeTTSOptions {

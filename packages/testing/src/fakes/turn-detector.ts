@@ -1,10 +1,5 @@
-import {
-  APIConnectionError,
-  type Clock,
-  type ConversationTurn,
-  SPECIFICATION_VERSION,
-  type TurnDetector,
-} from '@voxwire/agents';
+import { APIConnectionError, type Clock, type TurnDetector } from '@voxwire/agents';
+import { type ConversationTurn, SPECIFICATION_VERSION } from '@voxwire/agents/provider-utils';
 
 export interface FakeTurnDetectorOptions {
   clock: Clock;

@@ -1,12 +1,10 @@
+import { APIConnectionError, type AudioFrame, type VAD } from '@voxwire/agents';
 import {
-  APIConnectionError,
-  type AudioFrame,
   Channel,
-  type VAD,
   SPECIFICATION_VERSION,
   type VADEvent,
   type VADStream,
-} from '@voxwire/agents';
+} from '@voxwire/agents/provider-utils';
 import { peakOf, VOICE_THRESHOLD } from '../audio.js';
 
 export interface ScriptedVADOptions {

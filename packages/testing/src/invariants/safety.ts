@@ -1,4 +1,4 @@
-import { countWords } from '@voxwire/agents';
+import { countWords } from '@voxwire/agents/provider-utils';
 import type { LogModel } from './model.js';
 
 type Report = (message: string, atMs: number, entries: number[]) => void;

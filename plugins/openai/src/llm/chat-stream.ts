@@ -1,4 +1,5 @@
-import { APIConnectionError, type LLMStreamPart, type LLMUsage, processId } from '@voxwire/agents';
+import { APIConnectionError } from '@voxwire/agents';
+import { type LLMStreamPart, type LLMUsage, processId } from '@voxwire/agents/provider-utils';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 
 type FinishReason = Extract<LLMStreamPart, { type: 'finish' }>['reason'];

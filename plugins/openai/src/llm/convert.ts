@@ -1,4 +1,4 @@
-import type { LLMContentPart, LLMMessage, ToolChoice, ToolDefinition } from '@voxwire/agents';
+import type { LLMContentPart, LLMMessage, ToolChoice, ToolDefinition } from '@voxwire/agents/provider-utils';
 import type {
   ChatCompletionContentPart,
   ChatCompletionFunctionTool,

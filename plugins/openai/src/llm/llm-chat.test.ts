@@ -4,11 +4,9 @@ import {
   APIStatusError,
   APITimeoutError,
   type Clock,
-  type LLMMessage,
-  type LLMStreamPart,
-  type ProviderProblem,
   realClock,
 } from '@voxwire/agents';
+import type { LLMMessage, LLMStreamPart, ProviderProblem } from '@voxwire/agents/provider-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LLMMetrics } from '../metrics.js';
 import {

@@ -1,11 +1,11 @@
+import { tool } from '@voxwire/agents';
 import {
   type LLMMessage,
   type LLMToolCall,
   SPECIFICATION_VERSION,
   type ToolDefinition,
-  tool,
   toolDefinitions,
-} from '@voxwire/agents';
+} from '@voxwire/agents/provider-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {

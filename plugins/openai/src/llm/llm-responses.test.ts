@@ -1,12 +1,10 @@
-import {
-  APIConnectionError,
-  APIError,
-  APIStatusError,
-  type LLMMessage,
-  type LLMStreamPart,
-  type ProviderProblem,
-  type ToolDefinition,
-} from '@voxwire/agents';
+import { APIConnectionError, APIError, APIStatusError } from '@voxwire/agents';
+import type {
+  LLMMessage,
+  LLMStreamPart,
+  ProviderProblem,
+  ToolDefinition,
+} from '@voxwire/agents/provider-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   type FakeEvent,

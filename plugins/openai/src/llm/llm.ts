@@ -1,13 +1,12 @@
+import { APIError, type LLM as LLMContract } from '@voxwire/agents';
 import {
-  APIError,
   type LLMChatOptions,
-  type LLM as LLMContract,
   type LLMStreamPart,
   type LLMUsage,
   SPECIFICATION_VERSION,
   type ToolChoice,
   processId,
-} from '@voxwire/agents';
+} from '@voxwire/agents/provider-utils';
 import type {
   ChatCompletionChunk,
   ChatCompletionCreateParamsStreaming,

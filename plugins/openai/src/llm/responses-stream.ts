@@ -1,4 +1,5 @@
-import { APIConnectionError, type LLMStreamPart, type LLMUsage, processId } from '@voxwire/agents';
+import { APIConnectionError } from '@voxwire/agents';
+import { type LLMStreamPart, type LLMUsage, processId } from '@voxwire/agents/provider-utils';
 import type { ResponseStreamEvent, ResponseUsage } from 'openai/resources/responses/responses';
 import { streamErrorEvent } from '../errors.js';
 

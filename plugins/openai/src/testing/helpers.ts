@@ -1,4 +1,4 @@
-import type { LLMStreamPart } from '@voxwire/agents';
+import type { LLMStreamPart } from '@voxwire/agents/provider-utils';
 
 /** Drains a stream, returning what came before the error (if any) and the error itself. */
 export async function drain<T>(stream: AsyncIterable<T>): Promise<{ items: T[]; error: unknown }> {

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeWav, encodeWav } from '@voxwire/agents';
+import { decodeWav, encodeWav } from '@voxwire/agents/provider-utils';
 
 /** Mono 16-bit samples at a rate. */
 export interface Pcm {

@@ -1,4 +1,5 @@
-import { AudioFrame, splitFrame, type VADEvent } from '@voxwire/agents';
+import { AudioFrame } from '@voxwire/agents';
+import { splitFrame, type VADEvent } from '@voxwire/agents/provider-utils';
 import type { SileroVAD } from '../vad.js';
 import type { Pcm } from './fixtures.js';
 
