@@ -742,6 +742,11 @@ declare function createLogger(options?: LoggerOptions): Logger;
 /** Discards everything. */
 declare const silentLogger: Logger;
 /**
+ * The logger used by core objects that were not given one. Created on first use at the level named by
+ * `VOXWIRE_LOG_LEVEL` (`debug`, `info`, `warn`, `error` or `silent`; default `info`).
+ */
+declare function defaultLogger(): Logger;
+/**
  * Replaces the default logger; `undefined` restores the built-in one. A logger that does not redact
  * already is wrapped with `redactingLogger`, so keys and audio stay out of the output either way.
  */
@@ -1134,6 +1139,8 @@ interface Tool<Schema extends z.ZodType = z.ZodType, Result = unknown, UserData 
 }
 type AnyTool = Tool<z.ZodType, any, any>;
 declare function tool<Schema extends z.ZodType = z.ZodObject<Record<string, never>>, Result = unknown, UserData = unknown>(options: ToolOptions<Schema, Result, UserData>): Tool<Schema, Result, UserData>;
+/** What the model is told about each tool: the provider-facing half of `tool()`. */
+declare function toolDefinitions(tools: readonly AnyTool[]): ToolDefinition[];
 
 interface AgentOptions {
     instructions: string;
@@ -1261,6 +1268,7 @@ interface TurnHandlingOptions {
     discardAudioIfUninterruptible: boolean;
 }
 declare const defaultTurnHandling: TurnHandlingOptions;
+declare function resolveTurnHandling(options: Partial<TurnHandlingOptions> | undefined): TurnHandlingOptions;
 
 /** The task was awaited outside a session (no tool or agent hook is running). */
 declare class TaskContextError extends VoxwireError {
@@ -1708,4 +1716,4 @@ declare class VirtualClock implements Clock {
     private pop;
 }
 
-export { APIConnectionError, APIError, APIStatusError, APITimeoutError, type AddMessageOptions, Agent, type AgentDefinition, type AgentDefinitionInit, type AgentHandoff, type AgentOptions, AgentSession, type AgentSessionOptions, type AgentState, AgentTask, AllProvidersFailedError, type AnyTool, AudioFrame, type AudioFrameLike, type AudioInput, type AudioOutput, type AvailabilityChangedEvent, type ChatContent, ChatContext, type ChatItem, type ChatMessage, type ChatRole, type Clock, type CommittedTurn, type CopyOptions, type ErrorSource, type FallbackAdapterEvents, type FallbackAdapterOptions, type FunctionCall, type FunctionCallOutput, type GenerateReplyOptions, type ImageContent, type InterruptReason, InvalidAudioError, type JSONSchema, Job, type JobContext, type JobNotice, type JobOptions, type JobTransport, type LLM, LLMFallbackAdapter, type LLMFallbackAdapterOptions, type LogLevel, type Logger, type LoggerOptions, MissingProviderError, MissingVADError, type NoticeLevel, type ProviderAvailability, ProviderProblemError, RealClock, RunContext, type STT, STTFallbackAdapter, type STTFallbackAdapterOptions, type SayOptions, SessionClosedError, type SessionEvents, type SessionIO, type SessionMetrics, type SessionStartOptions, SpeechDeadlockError, SpeechHandle, SpeechInterruptedError, SpeechInterruptedReason, type SpeechOutcome, SpeechPriority, StopResponse, type TTS, TTSFallbackAdapter, type TTSFallbackAdapterOptions, TaskContextError, type TextOutput, type TimedTraceRecord, type TimerHandle, type Tool, ToolError, type ToolOptions, type TraceRecord, type TraceSink, type TurnDetector, type TurnHandlingOptions, type UserState, type VAD, VirtualClock, type VirtualClockOptions, VoxwireError, agentDefinitionFromModule, createLogger, defaultTurnHandling, defineAgent, isAgentDefinition, messageText, prewarmAgent, realClock, setDefaultLogger, silentLogger, tool };
+export { APIConnectionError, APIError, APIStatusError, APITimeoutError, type AddMessageOptions, Agent, type AgentDefinition, type AgentDefinitionInit, type AgentHandoff, type AgentOptions, AgentSession, type AgentSessionOptions, type AgentState, AgentTask, AllProvidersFailedError, type AnyTool, AudioFrame, type AudioFrameLike, type AudioInput, type AudioOutput, type AvailabilityChangedEvent, type ChatContent, ChatContext, type ChatItem, type ChatMessage, type ChatRole, type Clock, type CommittedTurn, type CopyOptions, type ErrorSource, type FallbackAdapterEvents, type FallbackAdapterOptions, type FunctionCall, type FunctionCallOutput, type GenerateReplyOptions, type ImageContent, type InterruptReason, InvalidAudioError, type JSONSchema, Job, type JobContext, type JobNotice, type JobOptions, type JobTransport, type LLM, LLMFallbackAdapter, type LLMFallbackAdapterOptions, type LogLevel, type Logger, type LoggerOptions, MissingProviderError, MissingVADError, type NoticeLevel, type ProviderAvailability, ProviderProblemError, RealClock, RunContext, type STT, STTFallbackAdapter, type STTFallbackAdapterOptions, type SayOptions, SessionClosedError, type SessionEvents, type SessionIO, type SessionMetrics, type SessionStartOptions, SpeechDeadlockError, SpeechHandle, SpeechInterruptedError, SpeechInterruptedReason, type SpeechOutcome, SpeechPriority, StopResponse, type TTS, TTSFallbackAdapter, type TTSFallbackAdapterOptions, TaskContextError, type TextOutput, type TimedTraceRecord, type TimerHandle, type Tool, ToolError, type ToolOptions, type TraceRecord, type TraceSink, type TurnDetector, type TurnHandlingOptions, type UserState, type VAD, VirtualClock, type VirtualClockOptions, VoxwireError, agentDefinitionFromModule, createLogger, defaultLogger, defaultTurnHandling, defineAgent, isAgentDefinition, messageText, prewarmAgent, realClock, resolveTurnHandling, setDefaultLogger, silentLogger, tool, toolDefinitions };

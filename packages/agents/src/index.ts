@@ -61,6 +61,7 @@ export {
 } from './llm/chat-context.js';
 export {
   createLogger,
+  defaultLogger,
   setDefaultLogger,
   silentLogger,
   type Logger,
@@ -85,7 +86,11 @@ export {
   type SayOptions,
   type SessionStartOptions,
 } from './voice/session/agent-session.js';
-export { defaultTurnHandling, type TurnHandlingOptions } from './voice/session/options.js';
+export {
+  defaultTurnHandling,
+  resolveTurnHandling,
+  type TurnHandlingOptions,
+} from './voice/session/options.js';
 export type {
   AgentState,
   ErrorSource,
@@ -107,5 +112,12 @@ export {
   SpeechPriority,
 } from './voice/speech/speech-handle.js';
 export { RunContext } from './voice/tools/run-context.js';
-export { tool, type AnyTool, type JSONSchema, type Tool, type ToolOptions } from './voice/tools/tool.js';
+export {
+  tool,
+  toolDefinitions,
+  type AnyTool,
+  type JSONSchema,
+  type Tool,
+  type ToolOptions,
+} from './voice/tools/tool.js';
 export type { CommittedTurn, UserState } from './voice/turn/user-turn-tracker.js';

@@ -2,8 +2,14 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { type AgentDefinition, type Clock, type Logger, prewarmAgent, realClock } from '@voxwire/agents';
-import { defaultLogger } from '@voxwire/agents/provider-utils';
+import {
+  type AgentDefinition,
+  type Clock,
+  defaultLogger,
+  type Logger,
+  prewarmAgent,
+  realClock,
+} from '@voxwire/agents';
 import { WebSocketServer } from 'ws';
 import { PlaygroundConnection } from './connection.js';
 

@@ -1,5 +1,12 @@
-import { type Agent, AgentSession, type ChatItem, type SpeechHandle, VirtualClock } from '@voxwire/agents';
-import { createIdGenerator, resolveTurnHandling } from '@voxwire/agents/provider-utils';
+import {
+  type Agent,
+  AgentSession,
+  type ChatItem,
+  resolveTurnHandling,
+  type SpeechHandle,
+  VirtualClock,
+} from '@voxwire/agents';
+import { createIdGenerator } from '@voxwire/agents/provider-utils';
 import { FakeAudioInput, FakeAudioOutput } from './fakes/audio-io.js';
 import { FakeLLM, type LLMReply } from './fakes/llm.js';
 import { FakeSTT } from './fakes/stt.js';

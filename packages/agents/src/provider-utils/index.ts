@@ -178,7 +178,6 @@ export {
   type APIErrorOptions,
 } from '../errors.js';
 export { toLLMMessages } from '../llm/llm-messages.js';
-export { defaultLogger } from '../log/logger.js';
 export { isSecretKey, REDACTED, redactLogText, redactLogValue } from '../log/redact.js';
 export type { PlaybackEvent, PlaybackFinished } from '../providers/audio-io.js';
 export {
@@ -213,8 +212,6 @@ export { abortReason } from '../time/clock.js';
 export { createIdGenerator, processId } from '../utils/ids.js';
 export { AudioOutputBase } from '../voice/io/audio-output-base.js';
 export { NullAudioOutput } from '../voice/io/null-audio-output.js';
-export { resolveTurnHandling } from '../voice/session/options.js';
-export { toolDefinitions } from '../voice/tools/tool.js';
 
 // Also here, so a provider imports from one place: the contract types a session holds, the clock, the
 // frame and the typed errors (the same classes as the main entry's, so `instanceof` holds across both).

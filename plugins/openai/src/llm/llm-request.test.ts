@@ -1,10 +1,9 @@
-import { tool } from '@voxwire/agents';
+import { tool, toolDefinitions } from '@voxwire/agents';
 import {
   type LLMMessage,
   type LLMToolCall,
   SPECIFICATION_VERSION,
   type ToolDefinition,
-  toolDefinitions,
 } from '@voxwire/agents/provider-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
