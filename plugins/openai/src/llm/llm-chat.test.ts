@@ -393,7 +393,12 @@ describe('LLM (Chat Completions) cancellation', () => {
     server.enqueue(CHAT_PATH, sse([], { ending: 'stall' }));
     const controller = new AbortController();
     const llm = makeLLM({ timeoutMs: 10_000 });
-    setTimeout(() => controller.abort(), 50);
+    // Abort once the server holds the request, not after a fixed time: on a loaded machine the request
+    // may not have left yet after 50 ms, and the test would then check the no-request path instead.
+    void (async () => {
+      while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+      controller.abort();
+    })();
     const { items, error } = await withTimeout(
       drain(llm.chat({ messages: userMessages(), signal: controller.signal })),
       2_000,
