@@ -216,6 +216,21 @@ describe('ActivityState: away', () => {
     expect(r.user.userState).toBe('away');
   });
 
+  it('a task that starts while the timeout runs stops it (a task started from an agent hook)', async () => {
+    const r = rig({ userAwayTimeoutMs: 1000 });
+    r.activity.sessionStarted();
+    await settle();
+    await r.at(500);
+    r.activity.taskStarted();
+    await r.at(5000);
+    expect(r.user.userState).toBe('listening');
+    r.activity.taskEnded();
+    r.activity.taskHandedBack();
+    await settle();
+    await r.at(6000);
+    expect(r.user.userState).toBe('away');
+  });
+
   it('not while the user speaks; the timeout counts again from when they stop', async () => {
     const r = rig({ userAwayTimeoutMs: 1000 });
     r.activity.sessionStarted();

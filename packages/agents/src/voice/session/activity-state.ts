@@ -130,11 +130,12 @@ export class ActivityState {
   }
 
   /**
-   * An AgentTask took over. Only the away rule depends on running tasks, and the agent state not at all,
-   * so nothing is derived now; the task's own activity (or `taskHandedBack`) does it.
+   * An AgentTask took over: the user is not away while it runs. The agent state does not depend on
+   * tasks, so only the away timer is checked now.
    */
   taskStarted(): void {
     this.activeTasks++;
+    this.updateAway();
   }
 
   /** An AgentTask finished; its agent may still be leaving (see `taskHandedBack`). */

@@ -166,6 +166,32 @@ describe('turns', () => {
     await h.session.close();
   });
 
+  it('never goes away while an AgentTask awaited from an agent hook runs', async () => {
+    class QuietTask extends AgentTask<string> {
+      override async onEnter(): Promise<void> {
+        this.session.clock.setTimer(10_000, () => this.complete('done'));
+      }
+    }
+    class Delegating extends Agent {
+      override async onUserTurnCompleted(): Promise<void> {
+        await new QuietTask({ instructions: '' });
+      }
+    }
+    const h = await startSession({
+      segments: [{ startMs: 500, endMs: 1000, transcript: 'hi' }],
+      agent: new Delegating({ instructions: '' }),
+      session: { userAwayTimeout: 3000 },
+      totalMs: 16_000,
+    });
+    await h.run(15_500);
+    const taskEnd = trace(h, 'task_finished')[0]!.atMs;
+    const away = states(h, 'user_state_changed').filter((s) => s.state === 'away');
+    // The away timer counts from the end of the task (and of the reply after it), not across it.
+    expect(away).toHaveLength(1);
+    expect(away[0]!.atMs).toBeGreaterThanOrEqual(taskEnd + 3000);
+    await h.session.close();
+  });
+
   it('reports per-turn metrics', async () => {
     const metrics: SessionMetrics[] = [];
     const h = await startSession({

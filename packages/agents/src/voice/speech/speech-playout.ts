@@ -52,7 +52,7 @@ export interface PlayoutResult {
   playedText: string;
   playedMs: number;
   interrupted: boolean;
-  /** Resolves when the audio has actually stopped (tools await it through RunContext). */
+  /** Whether any frame of the step reached the audio output. */
   sentAnyAudio: boolean;
 }
 
