@@ -182,7 +182,9 @@ describe('STT', () => {
     server.enqueue(TRANSCRIPTIONS_PATH, { steps: [{ kind: 'stall' }] });
     const controller = new AbortController();
     const pending = makeSTT().recognize([tone(100)], { signal: controller.signal, sampleRate: 16_000 });
-    setTimeout(() => controller.abort(), 50);
+    // Abort once the server holds the request: after a fixed 50 ms a loaded machine may not have sent it.
+    while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+    controller.abort();
     const error = await withTimeout(
       pending.catch((e: unknown) => e),
       2_000,
