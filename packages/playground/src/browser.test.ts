@@ -115,6 +115,9 @@ describe.skipIf(!available && !process.env.CI)('playground in headless Chromium'
     });
     await page.goto(playground.url);
     await expect(page.title()).resolves.toContain('Voxwire');
+    // The secret moved from the address bar into the page's cookie.
+    expect(playground.url).toContain('?token=');
+    expect(page.url()).not.toContain('token');
     // Audio may only start from a gesture: the user clicks Start.
     await page.click('#start');
     const has = (kind: string, extra = 'true') =>
