@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { basename, dirname, extname, relative } from 'node:path';
 import { createLogger, type LogLevel, prewarmAgent } from '@voxwire/agents';
+import { redactLogText } from '@voxwire/agents/provider-utils';
 import { startPlayground } from '@voxwire/playground';
 import { CliError } from './errors.js';
 import { loadAgentFile } from './load.js';
@@ -134,7 +135,9 @@ async function supervise(options: DevOptions, out: Output): Promise<number> {
         }
         everReady = true;
       } else if (message.type === 'failed') {
-        out.error(`${message.message}\nFix the agent file and save it: the playground reloads.`);
+        out.error(
+          `${redactLogText(message.message)}\nFix the agent file and save it: the playground reloads.`,
+        );
       }
     });
     current.on('exit', (code, signal) => {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { redactLogText } from '@voxwire/agents/provider-utils';
 import { runConsole } from './console.js';
 import { DEFAULT_PORT, runDev } from './dev.js';
 import { CliError } from './errors.js';
@@ -73,7 +74,8 @@ export async function main(argv: string[], out: Output = terminal): Promise<numb
       out.error(error.message);
       return error.exitCode;
     }
-    out.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    // An unexpected error may quote a request or a key: print it as the core's logger would.
+    out.error(redactLogText(error instanceof Error ? (error.stack ?? error.message) : String(error)));
     return 1;
   }
 }

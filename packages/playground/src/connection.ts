@@ -11,7 +11,7 @@ import {
   type TextOutput,
   messageText,
 } from '@voxwire/agents';
-import { Channel, int16FromBytes } from '@voxwire/agents/provider-utils';
+import { Channel, int16FromBytes, redactLogText } from '@voxwire/agents/provider-utils';
 import type { RawData, WebSocket } from 'ws';
 import { PageAudioOutput } from './audio-output.js';
 import {
@@ -134,14 +134,15 @@ export class PlaygroundConnection implements JobTransport {
       this.send({
         type: 'error',
         source: e.source,
-        message: e.error instanceof Error ? e.error.message : String(e.error),
+        // Plugins scrub their own keys; this catches what looks like one (bearer tokens, sk-…) anyway.
+        message: redactLogText(e.error instanceof Error ? e.error.message : String(e.error)),
         recoverable: e.recoverable,
       }),
     );
   }
 
   notify(notice: JobNotice): void {
-    this.send({ type: 'notice', level: notice.level, message: notice.message });
+    this.send({ type: 'notice', level: notice.level, message: redactLogText(notice.message) });
   }
 
   onJobEnded(reason: string): void {
