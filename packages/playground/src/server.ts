@@ -48,6 +48,13 @@ export interface PlaygroundOptions {
   inputQueueFrames?: number;
   /** Unsent bytes a socket may hold before agent audio is dropped. Default 1 MiB (about 10 s at 48 kHz). */
   maxSocketBufferBytes?: number;
+  /**
+   * How long a new socket may stay silent before its `hello`; then it is closed and its tab slot freed.
+   * Timed on `clock`. Default 5000 ms.
+   */
+  helloTimeoutMs?: number;
+  /** Typed messages per tab whose replies may be pending at once; more are refused with a notice. Default 3. */
+  maxQueuedTexts?: number;
 }
 
 export interface Playground {
@@ -144,7 +151,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
         title: options.title ?? 'Voxwire playground',
         inputQueueFrames: options.inputQueueFrames ?? 150,
         maxSocketBufferBytes: options.maxSocketBufferBytes ?? 1 << 20,
-        helloTimeoutMs: 15_000,
+        helloTimeoutMs: options.helloTimeoutMs ?? 5000,
+        maxQueuedTexts: options.maxQueuedTexts ?? 3,
       });
       connections.add(connection);
       void connection.ended.then(() => connections.delete(connection));
