@@ -39,7 +39,7 @@ export async function runConsole(
   stdin: NodeJS.ReadableStream = process.stdin,
 ): Promise<number> {
   const clock = realClock();
-  const recording = options.input ? readRecording(options.input) : undefined;
+  const recording = options.input ? readRecording(options.input, (text) => out.warn(text)) : undefined;
   const definition = await loadAgentFile(options.file);
   const prewarmed = await prewarmAgent(definition);
   const startMs = clock.now();
