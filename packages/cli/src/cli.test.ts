@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { encodeWav } from '@voxwire/agents/provider-utils';
 import { runConsole } from './console.js';
 import { main } from './main.js';
 import type { Output } from './output.js';
+import { runRehearse } from './rehearse.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const ECHO_AGENT = join(here, 'test-support/echo-agent.ts');
@@ -105,9 +107,70 @@ describe('voxwire CLI', () => {
     );
   }, 60_000);
 
-  it('rehearses a scenario on virtual time through @voxwire/testing', async () => {
+  it('rehearses a scenario on virtual time through @voxwire/testing, and it breaks no invariant', async () => {
     const result = await run('rehearse', SCENARIO, '--seed', '1');
-    expect(result.text).toMatch(/violations: /u);
-    expect(result.code).toBe(result.text.includes('violations: no violations') ? 0 : 1);
+    // Fails, with the timeline, when the scenario breaks an invariant.
+    expect(result.text.match(/^violations: .*$/mu)?.[0], result.text).toBe('violations: no violations');
+    expect(result.code).toBe(0);
+  });
+
+  it('exits 1 and says so when a rehearsal breaks an invariant', async () => {
+    const out = buffer();
+    const broken = async () => ({
+      rehearse: async () => ({
+        timeline: 'scenario x\nviolations: S3 at 1.200 s: a speech played after it was interrupted',
+        result: { violations: [{ id: 'S3' }] },
+      }),
+    });
+    const code = await runRehearse({ scenario: SCENARIO, seed: 0, verbose: false }, out, broken);
+    expect(code).toBe(1);
+    expect(out.text()).toContain('error: 1 invariant was broken (see "violations" above).');
+  });
+
+  it('says in one sentence what is wrong with a malformed scenario', async () => {
+    const dir = await mkdtemp(join(here, '.test-'));
+    dirs.push(dir);
+    const cases: Array<[string, string, RegExp]> = [
+      ['null.json', 'null', /is malformed: expected a JSON object .*got null\.$/u],
+      ['array.json', '[1, 2]', /is malformed: expected a JSON object .*got an array\.$/u],
+      ['bad-user.json', '{"user":[{"at":"x"}]}', /is malformed: user\[0\]: needs 0 <= startMs < endMs/u],
+      ['cut.json', '{"user": [', /Cannot read the scenario .*cut\.json: /u],
+    ];
+    for (const [name, body, pattern] of cases) {
+      const file = join(dir, name);
+      writeFileSync(file, body);
+      const result = await run('rehearse', file);
+      expect(result.code, name).toBe(1);
+      expect(result.text.trim().split('\n'), name).toHaveLength(1);
+      expect(result.text.trim(), name).toMatch(pattern);
+      expect(result.text, name).not.toMatch(/\n\s+at /u);
+    }
+  });
+
+  it('says in one sentence what is wrong with an --input WAV: empty, truncated, 0 Hz, no audio', async () => {
+    const dir = await mkdtemp(join(here, '.test-'));
+    dirs.push(dir);
+    const good = encodeWav(new Int16Array(16_000), { sampleRate: 16_000 });
+    const zeroHz = new Uint8Array(good);
+    new DataView(zeroHz.buffer).setUint32(24, 0, true);
+    const cases: Array<[string, Uint8Array, RegExp]> = [
+      ['empty.wav', new Uint8Array(0), /empty\.wav is empty \(0 bytes\): record or export it again\.$/u],
+      ['cut.wav', good.subarray(0, 30), /cut\.wav is truncated \(.*\): record or export it again\.$/u],
+      [
+        'zero.wav',
+        zeroHz,
+        /zero\.wav is damaged \(.*sample rate of 0 Hz\): export it again, or rewrite it with sox /u,
+      ],
+      ['silent.wav', good.subarray(0, 44), /silent\.wav holds no audio \(its data chunk is empty\)/u],
+    ];
+    for (const [name, bytes, pattern] of cases) {
+      const file = join(dir, name);
+      writeFileSync(file, bytes);
+      const result = await run('console', ECHO_AGENT, '--input', file);
+      expect(result.code, name).toBe(1);
+      expect(result.text.trim().split('\n'), name).toHaveLength(1);
+      expect(result.text.trim(), name).toMatch(pattern);
+      expect(result.text, name).not.toMatch(/\n\s+at /u);
+    }
   });
 });

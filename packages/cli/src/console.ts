@@ -9,6 +9,7 @@ import {
   type SessionIO,
   silentLogger,
 } from '@voxwire/agents';
+import { redactLogText } from '@voxwire/agents/provider-utils';
 import { CliError } from './errors.js';
 import { paceRecording, RecordingAudioOutput, readRecording, writeRecording } from './file-audio.js';
 import { loadAgentFile } from './load.js';
@@ -38,7 +39,7 @@ export async function runConsole(
   stdin: NodeJS.ReadableStream = process.stdin,
 ): Promise<number> {
   const clock = realClock();
-  const recording = options.input ? readRecording(options.input) : undefined;
+  const recording = options.input ? readRecording(options.input, (text) => out.warn(text)) : undefined;
   const definition = await loadAgentFile(options.file);
   const prewarmed = await prewarmAgent(definition);
   const startMs = clock.now();
@@ -75,7 +76,7 @@ export async function runConsole(
       watcher = new SettleWatcher(connected);
       printer.follow(connected, recording !== undefined);
     },
-    notify: (notice) => out.info(`[${notice.level}] ${notice.message}`),
+    notify: (notice) => out.info(`[${notice.level}] ${redactLogText(notice.message)}`),
   };
 
   const job = new Job({ definition, prewarmed, transport, logger: silentLogger, clock });
@@ -174,7 +175,9 @@ class TranscriptPrinter {
       }
     });
     session.on('error', (e) =>
-      this.line(`  [error] ${e.source}: ${e.error instanceof Error ? e.error.message : String(e.error)}`),
+      this.line(
+        `  [error] ${e.source}: ${redactLogText(e.error instanceof Error ? e.error.message : String(e.error))}`,
+      ),
     );
   }
 

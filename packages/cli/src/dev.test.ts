@@ -39,7 +39,7 @@ function watchOutput(child: ChildProcess) {
 async function firstNotice(
   url: string,
 ): Promise<{ notice: string; ended: Promise<Record<string, unknown>> }> {
-  const ws = new WebSocket(`${url.replace('http', 'ws')}ws`);
+  const ws = new WebSocket(url.replace('http', 'ws').replace('/?', '/ws?'));
   const messages: Array<Record<string, unknown>> = [];
   const waiters: Array<() => void> = [];
   ws.on('message', (data, binary) => {
@@ -83,8 +83,13 @@ describe('voxwire dev', () => {
     );
     cleanup.push(() => child.kill('SIGKILL'));
     const out = watchOutput(child);
-    const [, url] = await out.waitFor(/playground for agent\.ts: (http:\/\/127\.0\.0\.1:\d+\/)/u);
+    const [, url, origin] = await out.waitFor(
+      /playground for agent\.ts: ((http:\/\/127\.0\.0\.1:\d+)\/\?token=[\w-]{43})\n/u,
+    );
     await out.waitFor(/Watching /u);
+    // Without the secret printed in the URL, neither the page nor the socket answers.
+    expect((await fetch(`${origin}/`)).status).toBe(401);
+    await expect(firstNotice(`${origin}/?token=wrong`)).rejects.toThrow(/401/u);
 
     const first = await firstNotice(url!);
     expect(first.notice).toBe('version 1');

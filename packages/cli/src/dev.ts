@@ -1,8 +1,10 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { type FSWatcher, watch } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { basename, dirname, extname, relative } from 'node:path';
 import { createLogger, type LogLevel, prewarmAgent } from '@voxwire/agents';
+import { redactLogText } from '@voxwire/agents/provider-utils';
 import { startPlayground } from '@voxwire/playground';
 import { CliError } from './errors.js';
 import { loadAgentFile } from './load.js';
@@ -17,6 +19,8 @@ export interface DevOptions {
 }
 
 export const DEFAULT_PORT = 7866;
+/** Hands the supervisor's secret to each server process: restarts keep it, so open pages stay in. */
+const TOKEN_ENV = 'VOXWIRE_DEV_TOKEN';
 const WATCHED = new Set(['.ts', '.mts', '.cts', '.tsx', '.js', '.mjs', '.cjs', '.json']);
 
 /** Messages from the server process to its supervisor. */
@@ -46,7 +50,7 @@ async function serveInProcess(options: DevOptions, out: Output): Promise<number>
   return 0;
 }
 
-async function serve(options: DevOptions, port: number) {
+async function serve(options: DevOptions, port: number, token?: string) {
   const agent = await loadAgentFile(options.file);
   const prewarmed = await prewarmAgent(agent);
   try {
@@ -55,6 +59,7 @@ async function serve(options: DevOptions, port: number) {
       prewarmed,
       host: options.host,
       port,
+      ...(token !== undefined ? { token } : {}),
       title: basename(options.file),
       logger: devLogger(),
     });
@@ -73,7 +78,7 @@ async function serveChild(options: DevOptions): Promise<number> {
   const report = (message: ChildMessage) => process.send?.(message);
   let server: Awaited<ReturnType<typeof serve>>;
   try {
-    server = await serve(options, options.port ?? DEFAULT_PORT);
+    server = await serve(options, options.port ?? DEFAULT_PORT, process.env[TOKEN_ENV]);
   } catch (error) {
     report({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
     return 1;
@@ -107,13 +112,15 @@ async function supervise(options: DevOptions, out: Output): Promise<number> {
   const script = process.argv[1];
   if (!script) throw new CliError('Cannot find the voxwire script to run the playground');
   const args = ['dev', options.file, '--host', options.host, '--port', String(port)];
+  // In the environment, not the arguments: other users can list a process's arguments.
+  const token = randomBytes(32).toString('base64url');
   let child: ChildProcess | undefined;
   let everReady = false;
   let stopping = false;
 
   const start = () => {
     const current = fork(script, args, {
-      env: { ...process.env, VOXWIRE_DEV_CHILD: '1' },
+      env: { ...process.env, VOXWIRE_DEV_CHILD: '1', [TOKEN_ENV]: token },
       execArgv: process.execArgv,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
@@ -128,7 +135,9 @@ async function supervise(options: DevOptions, out: Output): Promise<number> {
         }
         everReady = true;
       } else if (message.type === 'failed') {
-        out.error(`${message.message}\nFix the agent file and save it: the playground reloads.`);
+        out.error(
+          `${redactLogText(message.message)}\nFix the agent file and save it: the playground reloads.`,
+        );
       }
     });
     current.on('exit', (code, signal) => {

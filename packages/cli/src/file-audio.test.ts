@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { encodeWav } from '@voxwire/agents/provider-utils';
 import { CliError } from './errors.js';
 import { RECORDING_RATE, readRecording, writeRecording } from './file-audio.js';
 
@@ -18,7 +19,9 @@ function soxInstalled(): boolean {
   }
 }
 const sox = soxInstalled();
-if (!sox && !process.env.CI) console.warn('sox missing (apt-get install -y sox): WAV interop tests skipped');
+// CI installs sox (.ci/run): there a missing sox fails instead of skipping the interop test.
+if (!sox && process.env.CI) throw new Error('CI needs sox for the WAV interop test: apt-get install -y sox');
+if (!sox) console.warn('sox missing (apt-get install -y sox): WAV interop tests skipped');
 
 describe('input and output WAV files', () => {
   it('writes the recording as a WAV file it reads back unchanged', () => {
@@ -37,6 +40,24 @@ describe('input and output WAV files', () => {
     expect(() => readRecording(path)).toThrow(CliError);
     expect(() => readRecording(path)).toThrow(/song\.mp3: not a WAV file: .*Convert it, e\.g\. sox/);
     expect(() => readRecording(join(dir, 'missing.wav'))).toThrow(/Cannot read .*missing\.wav/);
+  });
+
+  it('plays a WAV whose data chunk was cut short, with one warning, but not a streamed one', () => {
+    const good = encodeWav(new Int16Array(16_000), { sampleRate: 16_000 });
+    const path = join(dir, 'cut-data.wav');
+    writeFileSync(path, good.subarray(0, 1044));
+    const warnings: string[] = [];
+    expect(readRecording(path, (w) => warnings.push(w)).samplesPerChannel).toBe(500);
+    expect(warnings).toEqual([
+      `${path} is truncated: its data chunk declares 32000 bytes but the file holds 1000; playing the 0.03 s it has.`,
+    ]);
+    // espeak-ng writing to a pipe declares 0x7FFFF000 bytes: that is "to the end", not a truncation.
+    const streamed = new Uint8Array(good.subarray(0, 1044));
+    new DataView(streamed.buffer).setUint32(40, 0x7fff_f000, true);
+    writeFileSync(path, streamed);
+    warnings.length = 0;
+    expect(readRecording(path, (w) => warnings.push(w)).samplesPerChannel).toBe(500);
+    expect(warnings).toEqual([]);
   });
 
   // sox writes WAVE_FORMAT_EXTENSIBLE for more than 16 bits or 2 channels: the files users bring.

@@ -19,22 +19,70 @@ const FRAME_MS = 20;
 /** Silence after the file's end, so that speech running to the very end still gets its end of turn. */
 const TAIL_MS = 1500;
 
-/** Reads a WAV file to play as the microphone, mixed down to mono. */
-export function readRecording(path: string): AudioFrame {
+/**
+ * Reads a WAV file to play as the microphone, mixed down to mono. Whatever is wrong with the file
+ * becomes one sentence (a CliError); a data chunk cut short still plays, with a warning.
+ */
+export function readRecording(path: string, onWarning: (text: string) => void = () => {}): AudioFrame {
   let bytes: Uint8Array;
   try {
     bytes = readFileSync(path);
   } catch (error) {
     throw new CliError(`Cannot read ${path}: ${(error as Error).message}`, { cause: error });
   }
+  if (bytes.byteLength === 0) {
+    throw new CliError(`${path} is empty (0 bytes): record or export it again.`);
+  }
+  let frame: AudioFrame;
   try {
-    return toMono(decodeWav(bytes));
+    frame = toMono(decodeWav(bytes));
   } catch (error) {
-    if (!(error instanceof WavFormatError)) throw error;
-    throw new CliError(`${path}: ${error.message}. Convert it, e.g. sox ${path} -b 16 -c 1 input.wav`, {
+    const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof WavFormatError && /input ends inside/u.test(message)) {
+      throw new CliError(`${path} is truncated (${message}): record or export it again.`, { cause: error });
+    }
+    if (error instanceof WavFormatError && /^malformed WAV/u.test(message)) {
+      // A header that cannot be right (0 Hz, 0 channels): the file was written badly.
+      throw new CliError(
+        `${path} is damaged (${message}): export it again, or rewrite it with sox ${path} -r 16000 -b 16 -c 1 input.wav.`,
+        { cause: error },
+      );
+    }
+    // Another format or an encoding the codec does not read: a conversion away.
+    throw new CliError(`${path}: ${message}. Convert it, e.g. sox ${path} -b 16 -c 1 input.wav`, {
       cause: error,
     });
   }
+  if (frame.samplesPerChannel === 0) {
+    throw new CliError(`${path} holds no audio (its data chunk is empty): record or export it again.`);
+  }
+  const short = dataShortfall(bytes);
+  if (short) {
+    onWarning(
+      `${path} is truncated: its data chunk declares ${short.declaredBytes} bytes but the file holds ${short.availableBytes}; playing the ${(frame.durationMs / 1000).toFixed(2)} s it has.`,
+    );
+  }
+  return frame;
+}
+
+/**
+ * The declared and present sizes of a data chunk cut short. Sizes from writers that stream to a pipe
+ * (0, 0xFFFFFFFF, espeak-ng's 0x7FFFF000 and up) mean "to the end" and are not a truncation.
+ */
+function dataShortfall(bytes: Uint8Array): { declaredBytes: number; availableBytes: number } | undefined {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let offset = 12;
+  while (offset + 8 <= bytes.byteLength) {
+    const id = String.fromCharCode(...bytes.subarray(offset, offset + 4));
+    const size = view.getUint32(offset + 4, true);
+    if (id === 'data') {
+      const availableBytes = bytes.byteLength - offset - 8;
+      if (size === 0 || size >= 0x7fff_f000 || size <= availableBytes) return undefined;
+      return { declaredBytes: size, availableBytes };
+    }
+    offset += 8 + size + (size % 2);
+  }
+  return undefined;
 }
 
 /** Writes mono samples at `RECORDING_RATE` as a 16-bit PCM WAV file. */

@@ -1,11 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { redactLogText } from '@voxwire/agents/provider-utils';
 import { runConsole } from './console.js';
 import { DEFAULT_PORT, runDev } from './dev.js';
 import { CliError } from './errors.js';
 import { resolveAgentFile } from './load.js';
 import { type Output, terminal } from './output.js';
 import { runRehearse } from './rehearse.js';
+
+function isLoopbackAddress(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/gu, '').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/u.test(bare);
+}
 
 const HELP: Record<string, string> = {
   main: `voxwire: run Voxwire voice agents
@@ -68,7 +74,8 @@ export async function main(argv: string[], out: Output = terminal): Promise<numb
       out.error(error.message);
       return error.exitCode;
     }
-    out.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    // An unexpected error may quote a request or a key: print it as the core's logger would.
+    out.error(redactLogText(error instanceof Error ? (error.stack ?? error.message) : String(error)));
     return 1;
   }
 }
@@ -109,11 +116,7 @@ async function dispatch(argv: string[], out: Output): Promise<number> {
         'no-watch': { type: 'boolean' },
       });
       const host = (values.host as string | undefined) ?? '127.0.0.1';
-      if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
-        out.warn(
-          `listening on ${host}: other machines can reach the agent. Browsers allow the microphone only on localhost or https.`,
-        );
-      }
+      if (!isLoopbackAddress(host)) out.warn(exposedWarning(host));
       return runDev(
         {
           file: resolveAgentFile(positionals[0], command),
@@ -177,6 +180,19 @@ function parse(command: string, args: string[], options: OptionSpec) {
     if (error instanceof CliError) throw error;
     throw new CliError(`${(error as Error).message} (voxwire ${command} --help)`, { exitCode: 2 });
   }
+}
+
+/** Said loudly: everyone on the network can reach this agent, its tools and its API keys. */
+function exposedWarning(host: string): string {
+  return [
+    '!'.repeat(72),
+    `LISTENING ON ${host}: OTHER MACHINES CAN REACH THIS AGENT, ITS TOOLS AND YOUR API KEYS.`,
+    'Only the secret in the printed URL (?token=…) keeps them out: share it with no one.',
+    'The Host header may then be any IP literal of this machine as well as localhost, so the',
+    'secret, not the Host check, is what stops other sites. Traffic is plain http, and browsers',
+    'allow the microphone only on localhost or https.',
+    '!'.repeat(72),
+  ].join('\n');
 }
 
 function portOf(value: string): number {

@@ -7,6 +7,10 @@ const RECONNECT_MAX_MS = 5000;
 
 const $ = (id) => document.getElementById(id);
 
+// The secret came in the URL and is now in an HttpOnly cookie: keep it off the screen (screen shares,
+// screenshots) and out of the history. Reloads and the socket use the cookie.
+if (new URLSearchParams(location.search).has('token')) history.replaceState(null, '', location.pathname);
+
 /** What happened on this page, with times: read by the browser test and handy in the console. */
 const trace = {
   events: [],

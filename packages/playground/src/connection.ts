@@ -11,7 +11,7 @@ import {
   type TextOutput,
   messageText,
 } from '@voxwire/agents';
-import { Channel, int16FromBytes } from '@voxwire/agents/provider-utils';
+import { Channel, int16FromBytes, redactLogText } from '@voxwire/agents/provider-utils';
 import type { RawData, WebSocket } from 'ws';
 import { PageAudioOutput } from './audio-output.js';
 import {
@@ -37,6 +37,8 @@ export interface ConnectionOptions {
   maxSocketBufferBytes: number;
   /** How long the page has to introduce itself. */
   helloTimeoutMs: number;
+  /** Typed messages whose replies may wait at once; more are refused with a notice. */
+  maxQueuedTexts: number;
 }
 
 /**
@@ -52,6 +54,8 @@ export class PlaygroundConnection implements JobTransport {
   private job: Job | undefined;
   private session: AnySession | undefined;
   private inputRate = 0;
+  /** Replies to typed messages not yet done: each is a speech the session must work through. */
+  private queuedTexts = 0;
   private closed = false;
   private helloTimer: { cancel(): void } | undefined;
   private statsTimer: { cancel(): void } | undefined;
@@ -134,14 +138,15 @@ export class PlaygroundConnection implements JobTransport {
       this.send({
         type: 'error',
         source: e.source,
-        message: e.error instanceof Error ? e.error.message : String(e.error),
+        // Plugins scrub their own keys; this catches what looks like one (bearer tokens, sk-…) anyway.
+        message: redactLogText(e.error instanceof Error ? e.error.message : String(e.error)),
         recoverable: e.recoverable,
       }),
     );
   }
 
   notify(notice: JobNotice): void {
-    this.send({ type: 'notice', level: notice.level, message: notice.message });
+    this.send({ type: 'notice', level: notice.level, message: redactLogText(notice.message) });
   }
 
   onJobEnded(reason: string): void {
@@ -181,8 +186,21 @@ export class PlaygroundConnection implements JobTransport {
       case 'user_text': {
         const text = message.text.trim().slice(0, 2000);
         if (text === '' || !this.session || this.session.closed) return;
+        const max = this.options.maxQueuedTexts;
+        if (this.queuedTexts >= max) {
+          // A page (or a script in it) could otherwise queue thousands of replies, each an LLM call.
+          this.notify({
+            level: 'warn',
+            message: `Not sent: ${max} typed ${max === 1 ? 'message is' : 'messages are'} still waiting for a reply. Wait for the agent to answer, then send it again.`,
+          });
+          return;
+        }
         try {
-          this.session.generateReply({ userInput: text });
+          const handle = this.session.generateReply({ userInput: text });
+          this.queuedTexts++;
+          handle.onDone(() => {
+            this.queuedTexts--;
+          });
         } catch (error) {
           this.notify({ level: 'warn', message: `Could not send the text: ${String(error)}` });
         }

@@ -36,8 +36,12 @@ interface Client {
   closedWith: Promise<number>;
 }
 
-function connect(pg: Playground, headers: Record<string, string> = {}): Promise<Client> {
-  const ws = new WebSocket(`${pg.url.replace('http', 'ws')}ws`, { headers });
+function connect(
+  pg: Playground,
+  headers: Record<string, string> = {},
+  query = `?token=${pg.token}`,
+): Promise<Client> {
+  const ws = new WebSocket(`${pg.origin.replace('http', 'ws')}/ws${query}`, { headers });
   const messages: Array<Record<string, unknown>> = [];
   const waiters: Array<() => void> = [];
   ws.on('message', (data, binary) => {
@@ -71,14 +75,14 @@ afterEach(async () => {
 describe('playground server', () => {
   it('serves the page and its scripts, and nothing else', async () => {
     playground = await startPlayground({ agent, logger: silentLogger });
-    expect(playground.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(playground.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+$/);
     const page = await fetch(playground.url);
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(await page.text()).toContain('<script type="module" src="/app.js">');
     for (const path of ['app.js', 'capture-worklet.js', 'player-worklet.js', 'style.css']) {
-      expect((await fetch(playground.url + path)).status).toBe(200);
+      expect((await fetch(`${playground.origin}/${path}`)).status).toBe(200);
     }
-    expect((await fetch(`${playground.url}../package.json`)).status).toBe(404);
+    expect((await fetch(`${playground.origin}/../package.json`)).status).toBe(404);
     expect((await fetch(playground.url, { method: 'POST' })).status).toBe(405);
   });
 
@@ -110,7 +114,7 @@ describe('playground server', () => {
   it('refuses other origins and tabs beyond the limit', async () => {
     playground = await startPlayground({ agent, logger: silentLogger, maxSessions: 1 });
     await expect(connect(playground, { Origin: 'https://evil.example' })).rejects.toThrow(/403/);
-    const first = await connect(playground, { Origin: playground.url.slice(0, -1) });
+    const first = await connect(playground, { Origin: playground.origin });
     first.ws.send(JSON.stringify({ type: 'hello', protocol: 1, sampleRate: 16000 }));
     await first.next('ready');
     const extra = await connect(playground);

@@ -11,13 +11,35 @@ import {
   realClock,
 } from '@voxwire/agents';
 import { WebSocketServer } from 'ws';
+import {
+  type AccessDecision,
+  type AccessPolicy,
+  checkAccess,
+  checkOrigin,
+  isLoopbackAddress,
+  newToken,
+  queryToken,
+  sameSecret,
+  sessionCookie,
+} from './access.js';
 import { PlaygroundConnection } from './connection.js';
 
 export interface PlaygroundOptions {
   /** The agent every tab talks to (an agent file's default export). */
   agent: AgentDefinition;
-  /** Address to listen on. Default `127.0.0.1`: only this machine can reach the page and the agent. */
+  /**
+   * Address to listen on. Default `127.0.0.1`: only this machine can reach the page and the agent. On
+   * another address (`0.0.0.0`) the `Host` header may also be an IP literal or one of `allowedHosts`,
+   * and the secret is what keeps other machines out.
+   */
   host?: string;
+  /**
+   * The secret every socket and the page need (`?token=` in `url`, then a cookie). Default: 32 random
+   * bytes, new for each server. Pass one to keep it across restarts (at least 16 characters).
+   */
+  token?: string;
+  /** Host names accepted in `Host` besides loopback and IP literals, when not bound to loopback. */
+  allowedHosts?: readonly string[];
   /** Port; `0` picks a free one. Default 0. */
   port?: number;
   /** Shown at the top of the page, e.g. the agent file's name. */
@@ -32,11 +54,24 @@ export interface PlaygroundOptions {
   inputQueueFrames?: number;
   /** Unsent bytes a socket may hold before agent audio is dropped. Default 1 MiB (about 10 s at 48 kHz). */
   maxSocketBufferBytes?: number;
+  /**
+   * How long a new socket may stay silent before its `hello`; then it is closed and its tab slot freed.
+   * Timed on `clock`. Default 5000 ms.
+   */
+  helloTimeoutMs?: number;
+  /** Typed messages per tab whose replies may be pending at once; more are refused with a notice. Default 3. */
+  maxQueuedTexts?: number;
 }
 
 export interface Playground {
-  /** `http://host:port/`, to open in a browser. */
+  /** `http://host:port/?token=…`, to open in a browser: it carries the secret, so show it only to the user. */
   readonly url: string;
+  /** `http://host:port`, without the secret. */
+  readonly origin: string;
+  /** The secret the page and every socket need. */
+  readonly token: string;
+  /** False when bound to an address other machines can reach. */
+  readonly loopbackOnly: boolean;
   readonly port: number;
   readonly host: string;
   /** Tabs with a live session. */
@@ -67,15 +102,22 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   const logger = options.logger ?? defaultLogger();
   const clock = options.clock ?? realClock();
   const host = options.host ?? '127.0.0.1';
+  const token = options.token ?? newToken();
+  if (token.length < 16 || !/^[A-Za-z0-9_-]+$/u.test(token)) {
+    throw new RangeError('token must be at least 16 characters of A-Z, a-z, 0-9, _ and -');
+  }
+  const loopbackOnly = isLoopbackAddress(host);
   const maxSessions = options.maxSessions ?? 8;
   const prewarmed = 'prewarmed' in options ? options.prewarmed : await prewarmAgent(options.agent);
   const connections = new Set<PlaygroundConnection>();
   const sockets = new Set<Socket>();
   let closing: Promise<void> | undefined;
+  // The port is known once listening; the handlers only run after that.
+  let policy: AccessPolicy | undefined;
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1 << 20 });
   const server = createServer((request, response) => {
-    void serveStatic(request, response).catch((error: unknown) => {
+    void serveStatic(request, response, policy!).catch((error: unknown) => {
       logger.warn({ error: String(error) }, 'playground: could not serve a file');
       if (!response.headersSent) response.writeHead(500).end('internal error');
     });
@@ -85,8 +127,14 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     socket.on('close', () => sockets.delete(socket));
   });
   server.on('upgrade', (request, socket, head) => {
-    if (closing || pathOf(request) !== '/ws' || !sameOrigin(request)) {
-      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+    const decision: AccessDecision = closing
+      ? { ok: false, status: 403, reason: 'the playground is stopping' }
+      : pathOf(request) !== '/ws'
+        ? { ok: false, status: 403, reason: 'no such socket' }
+        : checkAccess(request, policy!);
+    if (!decision.ok) {
+      const status = decision.status === 401 ? '401 Unauthorized' : '403 Forbidden';
+      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
       return;
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
@@ -109,7 +157,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
         title: options.title ?? 'Voxwire playground',
         inputQueueFrames: options.inputQueueFrames ?? 150,
         maxSocketBufferBytes: options.maxSocketBufferBytes ?? 1 << 20,
-        helloTimeoutMs: 15_000,
+        helloTimeoutMs: options.helloTimeoutMs ?? 5000,
+        maxQueuedTexts: options.maxQueuedTexts ?? 3,
       });
       connections.add(connection);
       void connection.ended.then(() => connections.delete(connection));
@@ -125,9 +174,24 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   });
   const address = server.address() as AddressInfo;
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  policy = {
+    token,
+    port: address.port,
+    loopbackOnly,
+    allowedHosts: new Set((options.allowedHosts ?? []).map((h) => h.toLowerCase())),
+  };
+  if (!loopbackOnly) {
+    logger.warn(
+      { host },
+      'playground: listening on a non-loopback address: other machines can reach it; only the secret in its URL keeps them out',
+    );
+  }
 
   return {
-    url: `http://${urlHost}:${address.port}/`,
+    url: `http://${urlHost}:${address.port}/?token=${token}`,
+    origin: `http://${urlHost}:${address.port}`,
+    token,
+    loopbackOnly,
     port: address.port,
     host: address.address,
     get activeSessions() {
@@ -158,8 +222,26 @@ async function shutdown(
   await stopped;
 }
 
-async function serveStatic(request: IncomingMessage, response: ServerResponse): Promise<void> {
-  const entry = STATIC_FILES[pathOf(request)];
+const PAGES = new Set(['/', '/index.html']);
+
+async function serveStatic(
+  request: IncomingMessage,
+  response: ServerResponse,
+  policy: AccessPolicy,
+): Promise<void> {
+  const path = pathOf(request);
+  const entry = STATIC_FILES[path];
+  // The page needs the secret; the scripts and styles do nothing by themselves and are public anyway.
+  const decision = PAGES.has(path) ? checkAccess(request, policy) : checkOrigin(request, policy);
+  if (!decision.ok) {
+    response
+      .writeHead(decision.status, {
+        'Content-Type': 'text/plain; charset=utf-8',
+        'Cache-Control': 'no-store',
+      })
+      .end(`Voxwire playground: ${decision.reason}\n`);
+    return;
+  }
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     response.writeHead(405, { Allow: 'GET, HEAD' }).end();
     return;
@@ -169,30 +251,24 @@ async function serveStatic(request: IncomingMessage, response: ServerResponse): 
     return;
   }
   const body = await readFile(PUBLIC_DIR + entry.file);
+  // Served with the right secret in its URL: the cookie lets the page's socket, and reloads once the
+  // page has dropped the secret from the address bar, in.
+  const setCookie = sameSecret(queryToken(request), policy.token)
+    ? { 'Set-Cookie': sessionCookie(policy) }
+    : {};
   response.writeHead(200, {
+    ...setCookie,
     'Content-Type': entry.type,
     'Content-Length': body.byteLength,
     // The agent or the page may change between runs of `voxwire dev`: never serve a stale copy.
     'Cache-Control': 'no-store',
     'X-Content-Type-Options': 'nosniff',
+    // The secret is in the page's URL: never send it to another site as a Referer.
+    'Referrer-Policy': 'no-referrer',
   });
   response.end(request.method === 'HEAD' ? undefined : body);
 }
 
 function pathOf(request: IncomingMessage): string {
   return (request.url ?? '/').split('?')[0] ?? '/';
-}
-
-/**
- * Browsers send an Origin on socket upgrades: only this page's own origin may open a session, so another
- * website cannot drive the local agent (and spend its API keys). Clients without one (tools, tests) pass.
- */
-function sameOrigin(request: IncomingMessage): boolean {
-  const origin = request.headers.origin;
-  if (origin === undefined) return true;
-  try {
-    return new URL(origin).host === request.headers.host;
-  } catch {
-    return false;
-  }
 }

@@ -1,7 +1,8 @@
 import { type Clock, VoxwireError, realClock } from '@voxwire/agents';
 import type { RetryPolicy } from '@voxwire/agents/provider-utils';
-import { resolveRetryPolicy } from '@voxwire/agents/provider-utils';
+import { isSecretKey, resolveRetryPolicy } from '@voxwire/agents/provider-utils';
 import OpenAI, { type ClientOptions } from 'openai';
+import { SecretScrubber } from './scrub.js';
 
 export const API_KEY_ENV = 'OPENAI_API_KEY';
 export const BASE_URL_ENV = 'OPENAI_BASE_URL';
@@ -54,6 +55,8 @@ export interface ResolvedClient {
   clock: Clock;
   retry: RetryPolicy;
   timeoutMs: number;
+  /** Takes this client's key and secret headers out of errors before anyone sees them. */
+  scrubber: SecretScrubber;
 }
 
 export function resolveClient(
@@ -62,8 +65,10 @@ export function resolveClient(
 ): ResolvedClient {
   const timeoutMs = options.timeoutMs ?? defaults.timeoutMs;
   if (!(timeoutMs > 0)) throw new RangeError(`timeoutMs must be a positive number of ms, got ${timeoutMs}`);
+  const client = options.client ?? createClient(options);
   return {
-    client: options.client ?? createClient(options),
+    client,
+    scrubber: new SecretScrubber([client.apiKey, options.apiKey, ...secretHeaders(options)]),
     clock: options.clock ?? realClock(),
     retry: resolveRetryPolicy(options.retry, defaults.retry),
     timeoutMs,
@@ -91,6 +96,20 @@ function createClient(options: OpenAIClientOptions): OpenAI {
     // Our own retry policy runs on the injected Clock and knows whether output was already emitted.
     maxRetries: 0,
   });
+}
+
+/** Credentials passed as extra headers (a proxy's `Authorization`, an `api-key`): scrubbed like the key. */
+function secretHeaders(options: OpenAIClientOptions): string[] {
+  const headers = options.clientOptions?.defaultHeaders ?? {};
+  const values: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (!isSecretKey(name) || typeof value !== 'string') continue;
+    values.push(value);
+    // `Bearer <key>`: the key alone is what a server echoes.
+    const credential = value.split(/\s+/u).at(-1);
+    if (credential) values.push(credential);
+  }
+  return values;
 }
 
 function isOpenAIHost(baseURL: string): boolean {

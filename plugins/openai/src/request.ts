@@ -40,7 +40,7 @@ export function retryStream<T>(
   call: ProviderCallOptions,
   attempt: (signal: AbortSignal) => AsyncIterable<T>,
 ): AsyncIterable<T> {
-  return retryBeforeFirstItem((_index, attemptSignal) => attempt(attemptSignal), {
+  return retryBeforeFirstItem((_index, attemptSignal) => scrubbed(resolved, attempt(attemptSignal)), {
     policy: resolved.retry,
     clock: resolved.clock,
     ...(call.signal ? { signal: call.signal } : {}),
@@ -68,13 +68,28 @@ export function requestWithRetry<T>(
           try {
             return await call(guarded);
           } catch (error) {
-            throw toAPIError(error, what);
+            throw resolved.scrubber.error(toAPIError(error, what));
           }
         },
         { clock, timeoutMs, label: what, ...(signal ? { signal } : {}) },
       ),
     { policy: retry, clock, ...(signal ? { signal } : {}), ...(onProblem ? { onProblem } : {}) },
   );
+}
+
+/**
+ * An attempt whose errors carry no credential: scrubbed before the retry sees them, so what `onProblem`
+ * reports is clean too.
+ */
+async function* scrubbed<T>(
+  resolved: ResolvedClient,
+  attempt: AsyncIterable<T>,
+): AsyncGenerator<T, void, undefined> {
+  try {
+    yield* attempt;
+  } catch (error) {
+    throw resolved.scrubber.error(error);
+  }
 }
 
 /** A response body as chunks; stopping early cancels it. */
