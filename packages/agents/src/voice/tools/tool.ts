@@ -99,7 +99,7 @@ function refuseAsyncSchema(name: string, schema: z.ZodType): void {
     if (!def) return;
     for (const [key, field] of Object.entries(def)) {
       if (typeof field === 'function') {
-        if (isAsyncFunction(field)) {
+        if (isAsyncFunction(field as (...args: never) => unknown)) {
           throw new TypeError(
             `Tool "${name}": parameters use an async ${def.type === 'transform' ? 'transform' : 'refinement'}, which tool arguments cannot run (they are parsed synchronously)`,
           );
@@ -115,7 +115,7 @@ function refuseAsyncSchema(name: string, schema: z.ZodType): void {
   visit(schema, 0);
 }
 
-function isAsyncFunction(fn: Function): boolean {
+function isAsyncFunction(fn: (...args: never) => unknown): boolean {
   const kind = fn.constructor?.name;
   return kind === 'AsyncFunction' || kind === 'AsyncGeneratorFunction';
 }
