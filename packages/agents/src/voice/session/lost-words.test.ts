@@ -5,6 +5,7 @@ import type { LLM, LLMChatOptions, LLMStreamPart } from '../../providers/llm.js'
 import type { StreamingTTS, TTSStream } from '../../providers/tts.js';
 import { FakeTTS, historyText, startSession } from '../../test-support/session-harness.js';
 import type { Clock } from '../../time/clock.js';
+import { ChatContext } from '../../llm/chat-context.js';
 import { Agent } from '../agent/agent.js';
 
 /** Streams its words, then fails `failAfterMs` later (a connection that breaks mid-reply). */
@@ -96,6 +97,57 @@ describe('error sources', () => {
     h.session.on('error', (e) => errors.push(e));
     await h.run(3500);
     expect(errors.map((e) => e.source)).toEqual(['tts']);
+    await h.session.close();
+  });
+});
+
+describe('a conversation restored from JSON', () => {
+  it('keeps its place before the new items, and the new items get ids of their own', async () => {
+    // Written by an earlier session whose clock had run for a minute; its ids start at msg_1 too.
+    const stored = JSON.stringify({
+      items: [
+        {
+          type: 'message',
+          id: 'msg_1',
+          role: 'user',
+          content: ['my name is Ana'],
+          interrupted: false,
+          createdAtMs: 60_000,
+        },
+        {
+          type: 'message',
+          id: 'msg_2',
+          role: 'assistant',
+          content: ['Hello Ana.'],
+          interrupted: false,
+          createdAtMs: 61_000,
+        },
+      ],
+    });
+    const agent = new Agent({ instructions: '', chatCtx: ChatContext.fromJSON(JSON.parse(stored)) });
+    const h = await startSession({
+      segments: [{ startMs: 500, endMs: 1000, transcript: 'what is my name' }],
+      replies: [{ text: 'Your name is Ana.' }],
+      agent,
+      totalMs: 4000,
+    });
+    await h.run(3500);
+    const said = agent.chatCtx.items.map((i) =>
+      i.type === 'message' ? `${i.role}: ${i.content.join('')}` : i.type,
+    );
+    expect(said).toEqual([
+      'user: my name is Ana',
+      'assistant: Hello Ana.',
+      'user: what is my name',
+      'assistant: Your name is Ana.',
+    ]);
+    const ids = agent.chatCtx.items.map((i) => i.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    // The model was asked with the old conversation first.
+    const asked = h.llm.requests[0]!.messages.map((m) => m.role);
+    expect(asked).toEqual(['user', 'assistant', 'user']);
+    // The session's own history holds its new items, with the same ids as the agent's context.
+    expect(h.session.history.items.map((i) => i.id)).toEqual(ids.slice(2));
     await h.session.close();
   });
 });
