@@ -89,6 +89,18 @@ describe('engine issue scenarios', () => {
   });
 });
 
+describe('bad input never ends the session', () => {
+  it('one malformed input frame is dropped and reported; the question after it is heard and answered', async () => {
+    const r = await run('regressions/bad-frame-keeps-microphone');
+    expect(all(r.log, 'error')).toEqual([
+      expect.objectContaining({ source: 'audio_input', recoverable: true, atMs: 500 }),
+    ]);
+    expect(all(r.log, 'audio_input_ended')).toEqual([]);
+    expect(said(r.history, 'user')).toEqual(['what time is it']);
+    expect(said(r.history, 'assistant')).toEqual(['It is noon.']);
+  });
+});
+
 describe('hand-written scenarios', () => {
   it('greets, answers from a tool, answers a follow-up', async () => {
     const r = await run('basic-tool-call');

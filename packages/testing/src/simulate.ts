@@ -273,6 +273,9 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
         case 'input':
           input.stop();
           break;
+        case 'bad_frame':
+          input.injectBadFrame();
+          break;
       }
     });
   }
