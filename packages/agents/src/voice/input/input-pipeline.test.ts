@@ -348,6 +348,28 @@ describe('InputPipeline: malformed and changing input', () => {
     expect(r.log).not.toContain('input ended');
   });
 
+  it('a VAD whose pushFrame throws is reported as vad and reopened; the microphone goes on', async () => {
+    const r = rig();
+    r.pipeline.start(r.input);
+    const first = voiced();
+    const second = voiced();
+    const third = voiced();
+    r.input.trySend(first);
+    await settle();
+    r.vad!.latest.pushFrame = () => {
+      throw new Error('inference backend gone');
+    };
+    r.input.trySend(second);
+    r.input.trySend(third);
+    await settle();
+    expect(r.errors.map((e) => [e.source, e.recoverable])).toEqual([['vad', true]]);
+    expect(r.vad!.streams).toHaveLength(2);
+    expect(r.vad!.streams[0]!.closed).toBe(true);
+    expect(r.vad!.latest.heard).toEqual([third]);
+    expect(r.stt!.latest.heard).toEqual([first, second, third]);
+    expect(r.log).not.toContain('input ended');
+  });
+
   it('opens a new VAD stream when the sample rate or the channel count changes, and keeps the STT stream', async () => {
     const r = rig();
     r.pipeline.start(r.input);

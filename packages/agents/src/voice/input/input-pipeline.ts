@@ -50,6 +50,8 @@ export class InputPipeline {
   private readonly loops = new Set<Promise<void>>();
   private framesIn = 0;
   private framesDropped = 0;
+  /** Streams whose `pushFrame` threw and were reopened since they last took a frame. */
+  private readonly pushFailed = new Set<'vad' | 'stt'>();
   /** Whether the previous frame was dropped: one error per run of bad frames, not one per frame. */
   private dropping = false;
   /** Sample rate and channel count of the last good frame, to notice a change of format. */
@@ -106,15 +108,13 @@ export class InputPipeline {
         if (!frame) continue;
         this.framesIn++;
         this.followFormat(frame);
-        this.vadSlot.stream?.pushFrame(frame);
-        const stt = this.sttSlot.stream;
-        if (stt) {
-          stt.pushFrame(
-            this.sttMustHearSilence()
-              ? AudioFrame.silence(frame.sampleRate, frame.channels, frame.samplesPerChannel)
-              : frame,
-          );
-        }
+        this.push('vad', frame);
+        this.push(
+          'stt',
+          this.sttMustHearSilence()
+            ? AudioFrame.silence(frame.sampleRate, frame.channels, frame.samplesPerChannel)
+            : frame,
+        );
       }
     } catch (error) {
       if (!signal.aborted) this.deps.reporter.error('audio_input', error, false);
@@ -125,6 +125,36 @@ export class InputPipeline {
     this.sttSlot.stream?.endInput();
     this.deps.listener.vadLost();
     this.deps.listener.inputEnded();
+  }
+
+  /**
+   * Gives a frame to one stream. A provider whose `pushFrame` throws must not end the microphone (the
+   * input loop would stop): its error is reported with its own source and the stream is reopened, once
+   * per run of failures, so a stream that throws on every frame costs one event, not one per frame.
+   */
+  private push(source: 'vad' | 'stt', frame: AudioFrame): void {
+    const slot = source === 'vad' ? this.vadSlot : this.sttSlot;
+    const stream = slot.stream;
+    if (!stream) return;
+    try {
+      stream.pushFrame(frame);
+      this.pushFailed.delete(source);
+    } catch (error) {
+      if (this.pushFailed.has(source)) return;
+      this.pushFailed.add(source);
+      this.deps.reporter.error(source, error, true);
+      this.deps.reporter.trace({
+        type: source === 'vad' ? 'vad_restarted' : 'stt_restarted',
+        error: String(error),
+      });
+      this.closeSlot(slot);
+      if (source === 'vad') {
+        this.deps.listener.vadLost();
+        this.openVad();
+      } else {
+        this.openStt();
+      }
+    }
   }
 
   /**
