@@ -1,5 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
+import { SileroModelError } from './errors.js';
+import { openWithExecutor } from './vad.js';
 import { SileroWorkerStartError, startWorker, workerExecArgv } from './worker-start.js';
 
 describe('starting the inference worker', () => {
@@ -43,5 +45,12 @@ describe('starting the inference worker', () => {
         throw new Error('no threads');
       }, []),
     ).toThrow(SileroWorkerStartError);
+  });
+
+  it('load() rejects with the worker error itself, not a model error blaming the model file', async () => {
+    const refused = new SileroWorkerStartError('the Silero inference worker thread could not be started: no');
+    const opening = openWithExecutor({}, () => Promise.reject(refused), 'worker-start-refused');
+    await expect(opening).rejects.toBe(refused);
+    await expect(opening).rejects.not.toBeInstanceOf(SileroModelError);
   });
 });
