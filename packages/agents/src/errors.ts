@@ -78,6 +78,11 @@ export class SessionClosedError extends VoxwireError {
   }
 }
 
+/** A session method that needs a running session was called before `start()`. */
+export class SessionNotStartedError extends VoxwireError {
+  override name = 'SessionNotStartedError';
+}
+
 /** A speech handle was interrupted before it finished. */
 export class SpeechInterruptedError extends VoxwireError {
   override name = 'SpeechInterruptedError';

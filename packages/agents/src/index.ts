@@ -24,6 +24,7 @@ export {
   InvalidAudioError,
   ProviderProblemError,
   SessionClosedError,
+  SessionNotStartedError,
   SpeechInterruptedError,
   ToolError,
   VoxwireError,

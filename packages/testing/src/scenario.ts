@@ -160,12 +160,12 @@ export type SessionAction =
   | { atMs: number; type: 'clear_user_turn' }
   | { atMs: number; type: 'close'; reason?: string };
 
-export type FaultTarget = 'llm' | 'tts' | 'stt' | 'vad' | 'turn_detector' | 'input';
+export type FaultTarget = 'llm' | 'tts' | 'stt' | 'vad' | 'turn_detector' | 'input' | 'bad_frame';
 
 /**
  * `llm`/`tts`/`turn_detector`: requests in flight fail and new ones fail for `durationMs`; `stt`: the
  * connection drops (and cannot be reopened for `durationMs`); `vad`: the stream fails; `input`: the
- * microphone goes away for good.
+ * microphone goes away for good; `bad_frame`: the microphone sends one malformed frame (0 Hz), then goes on.
  */
 export interface Fault {
   atMs: number;

@@ -89,6 +89,32 @@ describe('engine issue scenarios', () => {
   });
 });
 
+describe('no lost words', () => {
+  it('a reply whose TTS fails after part of it played keeps what was heard, marked interrupted', async () => {
+    const r = await run('regressions/failure-mid-reply-keeps-played-text');
+    expect(all(r.log, 'error')).toEqual([expect.objectContaining({ source: 'tts', atMs: 4200 })]);
+    expect(all(r.log, 'speech_done')).toEqual([expect.objectContaining({ outcome: 'failed' })]);
+    const heard = said(r.history, 'assistant');
+    expect(heard).toHaveLength(1);
+    expect(heard[0]).toMatch(/^It is noon.* \[interrupted\]$/);
+    expect(heard[0]!.length).toBeLessThan(
+      'It is noon in Lisbon, and the weather is sunny with a light breeze from the sea. [interrupted]'.length,
+    );
+  });
+});
+
+describe('bad input never ends the session', () => {
+  it('one malformed input frame is dropped and reported; the question after it is heard and answered', async () => {
+    const r = await run('regressions/bad-frame-keeps-microphone');
+    expect(all(r.log, 'error')).toEqual([
+      expect.objectContaining({ source: 'audio_input', recoverable: true, atMs: 500 }),
+    ]);
+    expect(all(r.log, 'audio_input_ended')).toEqual([]);
+    expect(said(r.history, 'user')).toEqual(['what time is it']);
+    expect(said(r.history, 'assistant')).toEqual(['It is noon.']);
+  });
+});
+
 describe('hand-written scenarios', () => {
   it('greets, answers from a tool, answers a follow-up', async () => {
     const r = await run('basic-tool-call');

@@ -280,6 +280,9 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
         case 'input':
           input.stop();
           break;
+        case 'bad_frame':
+          input.injectBadFrame();
+          break;
       }
     });
   }

@@ -28,6 +28,7 @@ import {
 import { BatchRunner } from './batch-runner.js';
 import { type GraphReport, loadModel, type ModelSettings, reportOf } from './model-loader.js';
 import { importOrt } from './session.js';
+import { startWorker } from './worker-start.js';
 
 /**
  * Runs batches of windows. The pool writes rows into `views`, calls `run`, and reads probabilities and
@@ -145,11 +146,11 @@ export class WorkerExecutor implements InferenceExecutor {
       timing: new SharedArrayBuffer(8),
       errorText: new SharedArrayBuffer(ERROR_TEXT_BYTES),
     };
-    const worker = new Worker(fileURLToPath(workerUrl), {
-      workerData: init,
-      name: 'silero-vad-inference',
-      execArgv: workerExecArgv(process.execArgv),
-    });
+    const file = fileURLToPath(workerUrl);
+    const worker = startWorker(
+      (execArgv) => new Worker(file, { workerData: init, name: 'silero-vad-inference', execArgv }),
+      process.execArgv,
+    );
     const graphs = await new Promise<GraphReport>((resolve, reject) => {
       const onMessage = (reply: WorkerReply) => {
         cleanup();
@@ -250,24 +251,6 @@ function settleOnExit(): void {
   // Blocking is allowed here and bounded: the process is going away either way.
   const deadline = performance.now() + 500;
   for (const executor of live) executor.settleForExit(deadline);
-}
-
-/**
- * The process's Node flags for a worker, minus `--input-type`: it describes the parent's `-e` code, and
- * a worker started from a file refuses to load under it (`node --input-type=module -e "..."` could not
- * load the VAD).
- */
-export function workerExecArgv(execArgv: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < execArgv.length; i++) {
-    const arg = execArgv[i] as string;
-    if (arg === '--input-type') {
-      i++;
-      continue;
-    }
-    if (!arg.startsWith('--input-type=')) out.push(arg);
-  }
-  return out;
 }
 
 /** The built worker next to the running bundle (dist/), or undefined when running from sources. */

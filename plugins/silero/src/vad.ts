@@ -1,6 +1,7 @@
 import type { VAD } from '@voxwire/agents';
 import { type ProviderCallOptions, SPECIFICATION_VERSION } from '@voxwire/agents/provider-utils';
 import { SileroModelError } from './errors.js';
+import { SileroWorkerStartError } from './worker-start.js';
 import { defaultWorkerUrl } from './executor.js';
 import { checkModelFile } from './model-file.js';
 import { type ResolvedOptions, resolveOptions, type SileroVADOptions } from './options.js';
@@ -120,7 +121,7 @@ async function openVAD(
   if (!entry) {
     const pool = InferencePool.create(settings, factory).catch((error: unknown) => {
       pools.delete(key);
-      if (error instanceof SileroModelError) throw error;
+      if (error instanceof SileroModelError || error instanceof SileroWorkerStartError) throw error;
       throw new SileroModelError(messageOf(error), options.modelPath, { cause: error });
     });
     entry = { pool, users: 0 };

@@ -135,6 +135,19 @@ await vad.close();`;
     expect(stdout.trim()).toBe('workers batched');
   });
 
+  it('starts its workers when Node runs with V8 flags (--max-old-space-size, --expose-gc)', async () => {
+    const code = `const { SileroVAD } = await import(${JSON.stringify(built.indexUrl.href)});
+const vad = await SileroVAD.load();
+console.log(vad.inference, vad.modelGraph);
+await vad.close();`;
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--max-old-space-size=512', '--expose-gc', '--input-type=module', '-e', code],
+      { timeout: 20_000 },
+    );
+    expect(stdout.trim()).toBe('workers batched');
+  });
+
   it('finds its worker next to the built bundle and does not keep an idle process alive', async () => {
     const script = join(built.root, 'main.mjs');
     writeFileSync(

@@ -39,6 +39,13 @@ export class FakeAudioInput implements AsyncIterable<AudioFrame> {
     this.stopped = true;
   }
 
+  private badFrames = 0;
+
+  /** Sends one malformed frame (0 Hz, as a broken transport would) before the next regular one. */
+  injectBadFrame(): void {
+    this.badFrames++;
+  }
+
   [Symbol.asyncIterator](): AsyncIterator<AudioFrame> {
     return this.frames();
   }
@@ -63,6 +70,15 @@ export class FakeAudioInput implements AsyncIterable<AudioFrame> {
         }
       }
       t += frameMs;
+      for (; this.badFrames > 0; this.badFrames--) {
+        // A frame of the wrong shape at runtime: typed as a frame, as a transport's bug would arrive.
+        yield {
+          data: new Int16Array(0),
+          sampleRate: 0,
+          channels: 1,
+          samplesPerChannel: 320,
+        } as unknown as AudioFrame;
+      }
       this.delivered++;
       this.options.onFrame?.(code);
       yield code === undefined ? silentFrame(frameMs, rate) : voicedFrame(code, frameMs, rate);

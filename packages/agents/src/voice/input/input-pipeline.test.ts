@@ -168,7 +168,8 @@ describe('InputPipeline: frames', () => {
     const third = voiced();
     r.input.trySend(third);
     await settle();
-    expect(r.vad!.latest.heard).toEqual([first, second, third]);
+    // Each change of format opens a new VAD stream (see below): together they heard every frame.
+    expect(r.vad!.streams.flatMap((stream) => stream.heard)).toEqual([first, second, third]);
     const sttHeard = r.stt!.latest.heard;
     expect(sttHeard[0]).toBe(first);
     expect(sttHeard[2]).toBe(third);
@@ -314,6 +315,78 @@ describe('InputPipeline: failures and restarts', () => {
     r.pipeline.start(broken);
     await settle();
     expect(r.errors).toMatchObject([{ source: 'audio_input', recoverable: false }]);
+  });
+});
+
+describe('InputPipeline: malformed and changing input', () => {
+  it('drops a malformed frame (bad shape, 0 Hz, NaN samples), counts it, reports it once per run, and hears the next frames', async () => {
+    const r = rig();
+    r.pipeline.start(r.input as unknown as AsyncIterable<AudioFrame>);
+    const before = voiced();
+    const after = voiced();
+    const send = (frame: unknown) => r.input.trySend(frame as AudioFrame);
+    send(before);
+    send({ data: new Int16Array(100), sampleRate: 16000, channels: 1, samplesPerChannel: 320 });
+    send({ data: new Int16Array(320), sampleRate: 0, channels: 1, samplesPerChannel: 320 });
+    send({
+      data: new Float32Array(320).fill(Number.NaN),
+      sampleRate: 16000,
+      channels: 1,
+      samplesPerChannel: 320,
+    });
+    send(after);
+    send({ data: new Int16Array(320), sampleRate: Number.NaN, channels: 1, samplesPerChannel: 320 });
+    await settle();
+    expect(r.vad!.latest.heard).toEqual([before, after]);
+    expect(r.stt!.latest.heard).toEqual([before, after]);
+    expect(r.pipeline.frameCount).toBe(2);
+    expect(r.pipeline.droppedFrameCount).toBe(4);
+    expect(r.errors.map((e) => [e.source, e.recoverable])).toEqual([
+      ['audio_input', true],
+      ['audio_input', true],
+    ]);
+    expect(r.log).not.toContain('input ended');
+  });
+
+  it('a VAD whose pushFrame throws is reported as vad and reopened; the microphone goes on', async () => {
+    const r = rig();
+    r.pipeline.start(r.input);
+    const first = voiced();
+    const second = voiced();
+    const third = voiced();
+    r.input.trySend(first);
+    await settle();
+    r.vad!.latest.pushFrame = () => {
+      throw new Error('inference backend gone');
+    };
+    r.input.trySend(second);
+    r.input.trySend(third);
+    await settle();
+    expect(r.errors.map((e) => [e.source, e.recoverable])).toEqual([['vad', true]]);
+    expect(r.vad!.streams).toHaveLength(2);
+    expect(r.vad!.streams[0]!.closed).toBe(true);
+    expect(r.vad!.latest.heard).toEqual([third]);
+    expect(r.stt!.latest.heard).toEqual([first, second, third]);
+    expect(r.log).not.toContain('input ended');
+  });
+
+  it('opens a new VAD stream when the sample rate or the channel count changes, and keeps the STT stream', async () => {
+    const r = rig();
+    r.pipeline.start(r.input);
+    const first = voiced();
+    const wide = new AudioFrame(new Int16Array(960), 48000, 1, 960);
+    const stereo = new AudioFrame(new Int16Array(1920), 48000, 2, 960);
+    r.input.trySend(first);
+    r.input.trySend(wide);
+    r.input.trySend(stereo);
+    await settle();
+    expect(r.vad!.streams.map((s) => s.heard)).toEqual([[first], [wide], [stereo]]);
+    expect(r.vad!.streams.slice(0, 2).every((s) => s.closed)).toBe(true);
+    expect(r.traces.filter((t) => t.type === 'vad_restarted')).toHaveLength(2);
+    expect(r.log.filter((l) => l === 'vad lost')).toHaveLength(2);
+    expect(r.stt!.streams).toHaveLength(1);
+    expect(r.stt!.latest.heard).toEqual([first, wide, stereo]);
+    expect(r.errors).toEqual([]);
   });
 });
 

@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { AudioFrame } from '../../audio/audio-frame.js';
-import { isAbortError } from '../../errors.js';
+import { InvalidAudioError, isAbortError } from '../../errors.js';
+import type { AudioFrameLike } from '../../audio/audio-frame.js';
 import type { STTEvent, STTStream } from '../../providers/stt.js';
 import type { VADEvent, VADStream } from '../../providers/vad.js';
 import type { Clock } from '../../time/clock.js';
@@ -48,6 +49,13 @@ export class InputPipeline {
   private inputTask: Promise<void> | undefined;
   private readonly loops = new Set<Promise<void>>();
   private framesIn = 0;
+  private framesDropped = 0;
+  /** Streams whose `pushFrame` threw and were reopened since they last took a frame. */
+  private readonly pushFailed = new Set<'vad' | 'stt'>();
+  /** Whether the previous frame was dropped: one error per run of bad frames, not one per frame. */
+  private dropping = false;
+  /** Sample rate and channel count of the last good frame, to notice a change of format. */
+  private format: { sampleRate: number; channels: number } | undefined;
   private readonly sttOpener: Pick<SttStreamOpener, 'open'>;
 
   constructor(private readonly deps: InputPipelineDeps) {
@@ -58,6 +66,11 @@ export class InputPipeline {
 
   get frameCount(): number {
     return this.framesIn;
+  }
+
+  /** Input frames that were malformed (bad shape, rate or channels, not 16-bit samples) and dropped. */
+  get droppedFrameCount(): number {
+    return this.framesDropped;
   }
 
   start(input: AudioInput | undefined): void {
@@ -91,17 +104,17 @@ export class InputPipeline {
     const signal = this.controller.signal;
     try {
       for await (const raw of untilAborted(input, signal)) {
-        const frame = AudioFrame.from(raw);
+        const frame = this.accept(raw);
+        if (!frame) continue;
         this.framesIn++;
-        this.vadSlot.stream?.pushFrame(frame);
-        const stt = this.sttSlot.stream;
-        if (stt) {
-          stt.pushFrame(
-            this.sttMustHearSilence()
-              ? AudioFrame.silence(frame.sampleRate, frame.channels, frame.samplesPerChannel)
-              : frame,
-          );
-        }
+        this.followFormat(frame);
+        this.push('vad', frame);
+        this.push(
+          'stt',
+          this.sttMustHearSilence()
+            ? AudioFrame.silence(frame.sampleRate, frame.channels, frame.samplesPerChannel)
+            : frame,
+        );
       }
     } catch (error) {
       if (!signal.aborted) this.deps.reporter.error('audio_input', error, false);
@@ -112,6 +125,80 @@ export class InputPipeline {
     this.sttSlot.stream?.endInput();
     this.deps.listener.vadLost();
     this.deps.listener.inputEnded();
+  }
+
+  /**
+   * Gives a frame to one stream. A provider whose `pushFrame` throws must not end the microphone (the
+   * input loop would stop): its error is reported with its own source and the stream is reopened, once
+   * per run of failures, so a stream that throws on every frame costs one event, not one per frame.
+   */
+  private push(source: 'vad' | 'stt', frame: AudioFrame): void {
+    const slot = source === 'vad' ? this.vadSlot : this.sttSlot;
+    const stream = slot.stream;
+    if (!stream) return;
+    try {
+      stream.pushFrame(frame);
+      this.pushFailed.delete(source);
+    } catch (error) {
+      if (this.pushFailed.has(source)) return;
+      this.pushFailed.add(source);
+      this.deps.reporter.error(source, error, true);
+      this.deps.reporter.trace({
+        type: source === 'vad' ? 'vad_restarted' : 'stt_restarted',
+        error: String(error),
+      });
+      this.closeSlot(slot);
+      if (source === 'vad') {
+        this.deps.listener.vadLost();
+        this.openVad();
+      } else {
+        this.openStt();
+      }
+    }
+  }
+
+  /**
+   * The frame as an AudioFrame, or undefined when it is malformed. One bad frame from a transport must
+   * not end the microphone for the whole session: it is dropped, counted, and reported (once per run of
+   * bad frames, as a recoverable `audio_input` error), and the next good frame is heard.
+   */
+  private accept(raw: AudioFrameLike): AudioFrame | undefined {
+    try {
+      if (!(raw?.data instanceof Int16Array)) {
+        throw new InvalidAudioError(
+          `frame data must be an Int16Array of samples, got ${describe(raw?.data)}`,
+        );
+      }
+      const frame = AudioFrame.from(raw);
+      this.dropping = false;
+      return frame;
+    } catch (error) {
+      this.framesDropped++;
+      if (!this.dropping) this.deps.reporter.error('audio_input', error, true);
+      this.dropping = true;
+      return undefined;
+    }
+  }
+
+  /**
+   * A VAD stream keeps state for the format it started with (resampler, windows), so a change of sample
+   * rate or channel count opens a new VAD stream for the new format. The STT stream converts every
+   * frame to the rate it was opened with (stt-input-format.ts), so it goes on without losing its
+   * transcript.
+   */
+  private followFormat(frame: AudioFrame): void {
+    const previous = this.format;
+    this.format = { sampleRate: frame.sampleRate, channels: frame.channels };
+    if (!previous || (previous.sampleRate === frame.sampleRate && previous.channels === frame.channels))
+      return;
+    if (!this.deps.providers.vad) return;
+    this.deps.reporter.trace({
+      type: 'vad_restarted',
+      error: `input format changed from ${formatOf(previous)} to ${formatOf(frame)}`,
+    });
+    this.closeSlot(this.vadSlot);
+    this.deps.listener.vadLost();
+    this.openVad();
   }
 
   /** The STT hears silence of the same length while input must be discarded; the VAD always hears all. */
@@ -226,4 +313,13 @@ export class InputPipeline {
     this.loops.add(loop);
     void loop.finally(() => this.loops.delete(loop));
   }
+}
+
+function describe(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  return typeof value === 'object' ? (value.constructor?.name ?? 'object') : typeof value;
+}
+
+function formatOf(format: { sampleRate: number; channels: number }): string {
+  return `${format.sampleRate} Hz x ${format.channels} channels`;
 }

@@ -1,5 +1,5 @@
 import type { AudioFrame } from '../../audio/audio-frame.js';
-import { SessionClosedError } from '../../errors.js';
+import { SessionClosedError, SessionNotStartedError } from '../../errors.js';
 import { ChatContext } from '../../llm/chat-context.js';
 import type { LLM, ToolChoice } from '../../providers/llm.js';
 import type { STT } from '../../providers/stt.js';
@@ -218,7 +218,9 @@ export class AgentSession<UserData = unknown> extends TypedEmitter<SessionEvents
   private requireRuntime(method: string): SessionRuntime {
     this.assertOpen(method);
     if (!this.runtime)
-      throw new Error(`AgentSession.${method}() needs a started session: call start() first`);
+      throw new SessionNotStartedError(
+        `AgentSession.${method}() needs a started session: call start() first`,
+      );
     return this.runtime;
   }
 

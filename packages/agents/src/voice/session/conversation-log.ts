@@ -1,4 +1,4 @@
-import type { ChatItem, ChatMessage, FunctionCallOutput } from '../../llm/chat-context.js';
+import type { ChatItem, ChatMessage, FunctionCall, FunctionCallOutput } from '../../llm/chat-context.js';
 import type { ActiveAgent } from '../agent/active-agent.js';
 import type { AgentSession } from './agent-session.js';
 import type { SpeechHandle } from '../speech/speech-handle.js';
@@ -27,10 +27,50 @@ export class ConversationLog {
     };
   }
 
-  add(item: ChatItem): void {
-    this.agents.current.chatCtx.insert(item);
+  /** Ids of the items this session wrote; any other item of the agent's context was there before. */
+  private readonly ownIds = new Set<string>();
+
+  /** Adds an item and returns it as stored (see `fitAfterRestored`: its id or time may differ). */
+  add(given: ChatItem): ChatItem {
+    const ctx = this.agents.current.chatCtx;
+    const item = this.fitAfterRestored(given, ctx.items);
+    this.ownIds.add(item.id);
+    ctx.insert(item);
     if (this.session.history.getById(item.id) === undefined) this.session.history.insert(item);
     this.session.emit('conversation_item_added', { item, atMs: this.session.clock.now() });
+    return item;
+  }
+
+  /**
+   * A conversation restored from JSON (an agent's `chatCtx`) carries the ids and times of the session
+   * that wrote it. Its times are of another clock, often later than this session's, and the context keeps
+   * items in time order: a new question would sort before the old answers. Its ids came from another
+   * generator, starting at `msg_1` like this one. So an item of this session is dated no earlier than
+   * the last restored item (equal times keep insertion order), and takes a fresh id when its own is taken.
+   */
+  private fitAfterRestored(item: ChatItem, items: readonly ChatItem[]): ChatItem {
+    let latestRestored = Number.NEGATIVE_INFINITY;
+    let idTaken = false;
+    for (const existing of items) {
+      if (this.ownIds.has(existing.id)) continue;
+      if (existing === item) return item;
+      latestRestored = Math.max(latestRestored, existing.createdAtMs);
+      if (existing.id === item.id) idTaken = true;
+    }
+    if (!idTaken && item.createdAtMs >= latestRestored) return item;
+    const fitted = { ...item };
+    if (fitted.createdAtMs < latestRestored) fitted.createdAtMs = latestRestored;
+    if (idTaken) fitted.id = this.freshId(item.id, items);
+    return fitted;
+  }
+
+  private freshId(taken: string, items: readonly ChatItem[]): string {
+    // Ids are `<prefix>_<n>`: mint the next of the same prefix until one is free.
+    const prefix = taken.includes('_') ? taken.slice(0, taken.lastIndexOf('_')) : taken;
+    for (;;) {
+      const id = this.session.ids(prefix);
+      if (!items.some((i) => i.id === id) && this.session.history.getById(id) === undefined) return id;
+    }
   }
 
   /** What the user heard: the whole text, or what was played before the cut, marked interrupted. */
@@ -54,16 +94,15 @@ export class ConversationLog {
     const calls = [];
     for (const r of results) {
       if (this.session.history.hasOutputFor(r.call.callId)) continue;
-      this.add({ ...r.call, createdAtMs: now });
-      const output: FunctionCallOutput = {
+      const call = this.add({ ...r.call, createdAtMs: now }) as FunctionCall;
+      const output = this.add({
         type: 'function_call_output',
         id: this.session.ids('fnc_out'),
         createdAtMs: now,
         ...r.output,
-      };
-      this.add(output);
+      }) as FunctionCallOutput;
       outputs.push(output);
-      calls.push(r.call);
+      calls.push(call);
     }
     this.session.emit('function_tools_executed', {
       speechId: handle.id,

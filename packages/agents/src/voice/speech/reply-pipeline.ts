@@ -9,7 +9,7 @@ import { RunContext } from '../tools/run-context.js';
 import { toolDefinitions } from '../tools/tool.js';
 import { toLLMMessages } from '../../llm/llm-messages.js';
 import type { SpeechHandle } from './speech-handle.js';
-import { type PlayoutDeps, playSpeechStep } from './speech-playout.js';
+import { type PlayoutDeps, playSpeechStep, takePartialPlayout } from './speech-playout.js';
 import type { SpeechScheduler } from './speech-scheduler.js';
 import { type ToolCallResult, ToolRunner } from '../tools/tool-runner.js';
 import type { AgentSession } from '../session/agent-session.js';
@@ -79,6 +79,10 @@ export async function runSay(deps: ReplyDeps, handle: SpeechHandle, request: Say
     });
     if (request.addToChatCtx) deps.log.addAssistantMessage(playout);
     handle.markDone(playout.interrupted ? 'interrupted' : 'played');
+  } catch (error) {
+    const heard = takePartialPlayout(handle);
+    if (heard && request.addToChatCtx) deps.log.addAssistantMessage(heard);
+    throw error;
   } finally {
     grant.release();
   }
@@ -149,6 +153,9 @@ export async function runReply(deps: ReplyDeps, handle: SpeechHandle, request: R
       }
     } catch (error) {
       stepError = error;
+      // Words the user heard before the failure stay in the history, marked interrupted.
+      const heard = takePartialPlayout(handle);
+      if (heard) deps.log.addAssistantMessage(heard);
     } finally {
       stepPlayedResolve();
       grant.release();

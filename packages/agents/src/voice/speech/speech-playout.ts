@@ -7,6 +7,7 @@ import { raceAbort, untilAborted, waitAtMost } from '../../utils/abortable.js';
 import type { AudioOutput, TextOutput } from '../../providers/audio-io.js';
 import type { ActivityState } from '../session/activity-state.js';
 import { tagErrorSource } from '../session/error-source.js';
+import type { ErrorSource } from '../session/session-events.js';
 import type { LatencyMetrics } from '../session/latency-metrics.js';
 import type { SessionReporter } from '../session/session-reporter.js';
 import type { InterruptionPolicy } from '../turn/interruption-policy.js';
@@ -61,6 +62,18 @@ export interface PlayoutResult {
  * at once when the speech is interrupted. Every wait races the speech's interrupt signal or a deadline,
  * so a stalled provider or a sink that never reports playback cannot hold the step forever.
  */
+const partialPlayouts = new WeakMap<SpeechHandle, PlayoutResult>();
+
+/**
+ * What the user heard of a step that failed after some of its audio played (as an interrupted result),
+ * once; undefined when the failing step had played nothing.
+ */
+export function takePartialPlayout(handle: SpeechHandle): PlayoutResult | undefined {
+  const result = partialPlayouts.get(handle);
+  partialPlayouts.delete(handle);
+  return result;
+}
+
 export async function playSpeechStep(
   deps: PlayoutDeps,
   handle: SpeechHandle,
@@ -83,7 +96,12 @@ export async function playSpeechStep(
     return resampler.push(frame)[0];
   };
 
-  const frames = source.audio ?? (source.tts && output ? synthesize(deps, handle, source, sync) : undefined);
+  // The given audio stands in for the synthesis: its failure is reported as the TTS's.
+  const frames = source.audio
+    ? tagged(source.audio, 'tts')
+    : source.tts && output
+      ? synthesize(deps, handle, source, sync)
+      : undefined;
   if (!frames) {
     // Text-only session: the transcript is the whole of the speech.
     for await (const text of untilAborted(source.text, signal)) sync.pushText(text);
@@ -117,7 +135,11 @@ export async function playSpeechStep(
       deps.policy.onFrameReady(handle);
       await deps.gate.waitOpen(signal);
       if (!output) break;
-      await raceAbort(output.captureFrame(frame), signal);
+      try {
+        await raceAbort(output.captureFrame(frame), signal);
+      } catch (error) {
+        throw tagErrorSource(error, 'audio_output');
+      }
       if (sentFrames === 0) {
         deps.activity.playbackStarted(handle);
         deps.metrics.firstFrameSent(handle);
@@ -196,14 +218,19 @@ export async function playSpeechStep(
     const playedMs = Math.min(sentMs, stopped?.playbackPositionMs ?? sentMs);
     sync.revealUntil(playedMs);
     deps.textOutput?.flush();
-    if (streamError && !handle.interrupted) throw streamError;
-    return {
+    const result: PlayoutResult = {
       fullText: sync.fullText,
       playedText: sync.textAt(playedMs),
       playedMs,
       interrupted: true,
       sentAnyAudio: true,
     };
+    if (streamError && !handle.interrupted) {
+      // The user heard part of the step: the caller records it even though the step failed.
+      partialPlayouts.set(handle, result);
+      throw streamError;
+    }
+    return result;
   }
 }
 
@@ -224,7 +251,13 @@ async function* synthesize(
     sync.markTextComplete();
     return;
   }
-  const tts = deps.tts.open(source.tts!, signal);
+  let tts: ReturnType<PlayoutDeps['tts']['open']>;
+  try {
+    tts = deps.tts.open(source.tts!, signal);
+  } catch (error) {
+    // A synchronous throw of the provider's stream() is the TTS's failure, like one while streaming.
+    throw tagErrorSource(error, 'tts');
+  }
   const startedAt = deps.clock.now();
   let first = true;
   const feeding = (async () => {
@@ -265,6 +298,14 @@ async function* synthesize(
   } finally {
     // Never wait on a provider's close: a hung one must not hold the speech.
     void tts.close().catch(() => {});
+  }
+}
+
+async function* tagged<T>(source: AsyncIterable<T>, as: ErrorSource): AsyncGenerator<T> {
+  try {
+    yield* source;
+  } catch (error) {
+    throw tagErrorSource(error, as);
   }
 }
 

@@ -61,7 +61,9 @@ export class ToolRunner {
     try {
       args = tool.parseArguments(call.arguments);
     } catch (error) {
-      return errorResult(call, messageOf(error));
+      if (error instanceof ToolError) return errorResult(call, messageOf(error));
+      // Not the model's mistake (a schema that cannot parse): the model hears it, the app gets an event.
+      return { ...errorResult(call, messageOf(error)), crash: crashOf(call, error) };
     }
     const ctx = this.deps.makeContext(call);
     this.deps.onStarted(call);
@@ -85,7 +87,12 @@ export class ToolRunner {
     } catch (error) {
       if (error instanceof ToolError) return errorResult(call, error.message);
       if (signal.aborted) return cancelledResult(call, ctx.speechHandle.interruptReason);
-      return { ...errorResult(call, `The tool "${call.name}" failed unexpectedly.`), crash: error };
+      // `throw undefined` or `throw 'text'` is as much a crash as a thrown Error: the `error` event
+      // needs something to carry, and `crash: undefined` would read as "no crash".
+      return {
+        ...errorResult(call, `The tool "${call.name}" failed unexpectedly.`),
+        crash: crashOf(call, error),
+      };
     } finally {
       if (onAbort) signal.removeEventListener('abort', onAbort);
     }
@@ -101,11 +108,13 @@ function okResult(call: FunctionCall, value: unknown): ToolCallResult {
   } else if (typeof value === 'string') {
     output = value;
   } else if (value !== undefined && value !== null) {
-    try {
-      output = JSON.stringify(value);
-    } catch {
-      output = String(value);
+    const serialised = serialise(value);
+    if (typeof serialised !== 'string') {
+      // The model must not be told "[object Object]" as a success: it is the tool's bug, reported as such.
+      const message = `The tool "${call.name}" returned a result that cannot be sent to the model (${serialised.reason}).`;
+      return { ...errorResult(call, message), crash: new ToolError(message, { cause: serialised.cause }) };
     }
+    output = serialised;
   }
   return {
     call,
@@ -114,6 +123,36 @@ function okResult(call: FunctionCall, value: unknown): ToolCallResult {
     outcome: 'ok',
     crash: undefined,
   };
+}
+
+/** The result as JSON text, or why it has none (cycles, BigInt, a function). */
+function serialise(value: unknown): string | { reason: string; cause?: unknown } {
+  try {
+    const text = JSON.stringify(value);
+    return typeof text === 'string' ? text : { reason: `a ${typeof value} has no JSON form` };
+  } catch (error) {
+    // V8's message for a cycle spans lines; the model gets one.
+    return { reason: messageOf(error).replace(/\s+/g, ' '), cause: error };
+  }
+}
+
+function crashOf(call: FunctionCall, thrown: unknown): Error {
+  if (thrown instanceof Error) return thrown;
+  return new ToolError(
+    `The tool "${call.name}" threw a value that is not an Error: ${describeThrown(thrown)}`,
+    {
+      cause: thrown,
+    },
+  );
+}
+
+function describeThrown(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  try {
+    return String(value);
+  } catch {
+    return typeof value;
+  }
 }
 
 function errorResult(call: FunctionCall, message: string): ToolCallResult {

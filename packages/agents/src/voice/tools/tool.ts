@@ -45,6 +45,7 @@ export function tool<
     );
   }
   const parameters = (options.parameters ?? z.object({})) as Schema;
+  refuseAsyncSchema(options.name, parameters);
   const jsonSchema = toJsonSchema(options.name, parameters);
   return {
     type: 'function',
@@ -79,6 +80,46 @@ function toJsonSchema(name: string, schema: z.ZodType): JSONSchema {
   return json;
 }
 
+/**
+ * Arguments are parsed synchronously (`safeParse`), and zod throws at parse time on an async refinement
+ * or transform: the tool could never run. Refused here, where the author sees it, instead of on every
+ * call. Only async functions are recognisable; a plain function returning a promise is caught when
+ * parsing (see parseToolArguments).
+ */
+function refuseAsyncSchema(name: string, schema: z.ZodType): void {
+  const seen = new Set<unknown>();
+  const visit = (value: unknown, depth: number): void => {
+    if (depth > 64 || typeof value !== 'object' || value === null || seen.has(value)) return;
+    seen.add(value);
+    if (Array.isArray(value)) {
+      for (const v of value) visit(v, depth + 1);
+      return;
+    }
+    const def = (value as { _zod?: { def?: Record<string, unknown> } })._zod?.def;
+    if (!def) return;
+    for (const [key, field] of Object.entries(def)) {
+      if (typeof field === 'function') {
+        if (isAsyncFunction(field as (...args: never) => unknown)) {
+          throw new TypeError(
+            `Tool "${name}": parameters use an async ${def.type === 'transform' ? 'transform' : 'refinement'}, which tool arguments cannot run (they are parsed synchronously)`,
+          );
+        }
+        continue;
+      }
+      // `shape` and `checks` hold the nested schemas; other fields hold schemas directly.
+      if (key === 'shape' && typeof field === 'object' && field !== null)
+        visit(Object.values(field), depth + 1);
+      else visit(field, depth + 1);
+    }
+  };
+  visit(schema, 0);
+}
+
+function isAsyncFunction(fn: (...args: never) => unknown): boolean {
+  const kind = fn.constructor?.name;
+  return kind === 'AsyncFunction' || kind === 'AsyncGeneratorFunction';
+}
+
 function parseToolArguments<Schema extends z.ZodType>(
   name: string,
   schema: Schema,
@@ -94,7 +135,15 @@ function parseToolArguments<Schema extends z.ZodType>(
       { cause: error },
     );
   }
-  const result = schema.safeParse(value);
+  let result: z.ZodSafeParseResult<z.output<Schema>>;
+  try {
+    result = schema.safeParse(value);
+  } catch (error) {
+    // A refinement that returned a promise: the schema's bug, not the model's, so not a ToolError.
+    throw new TypeError(`Tool "${name}": parameters need async parsing, which tool arguments cannot do`, {
+      cause: error,
+    });
+  }
   if (!result.success) {
     const issues = result.error.issues
       .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`)
