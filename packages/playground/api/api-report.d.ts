@@ -186,8 +186,19 @@ declare class PageAudioOutput extends AudioOutputBase {
 interface PlaygroundOptions {
     /** The agent every tab talks to (an agent file's default export). */
     agent: AgentDefinition;
-    /** Address to listen on. Default `127.0.0.1`: only this machine can reach the page and the agent. */
+    /**
+     * Address to listen on. Default `127.0.0.1`: only this machine can reach the page and the agent. On
+     * another address (`0.0.0.0`) the `Host` header may also be an IP literal or one of `allowedHosts`,
+     * and the secret is what keeps other machines out.
+     */
     host?: string;
+    /**
+     * The secret every socket and the page need (`?token=` in `url`, then a cookie). Default: 32 random
+     * bytes, new for each server. Pass one to keep it across restarts (at least 16 characters).
+     */
+    token?: string;
+    /** Host names accepted in `Host` besides loopback and IP literals, when not bound to loopback. */
+    allowedHosts?: readonly string[];
     /** Port; `0` picks a free one. Default 0. */
     port?: number;
     /** Shown at the top of the page, e.g. the agent file's name. */
@@ -202,10 +213,23 @@ interface PlaygroundOptions {
     inputQueueFrames?: number;
     /** Unsent bytes a socket may hold before agent audio is dropped. Default 1 MiB (about 10 s at 48 kHz). */
     maxSocketBufferBytes?: number;
+    /**
+     * How long a new socket may stay silent before its `hello`; then it is closed and its tab slot freed.
+     * Timed on `clock`. Default 5000 ms.
+     */
+    helloTimeoutMs?: number;
+    /** Typed messages per tab whose replies may be pending at once; more are refused with a notice. Default 3. */
+    maxQueuedTexts?: number;
 }
 interface Playground {
-    /** `http://host:port/`, to open in a browser. */
+    /** `http://host:port/?token=…`, to open in a browser: it carries the secret, so show it only to the user. */
     readonly url: string;
+    /** `http://host:port`, without the secret. */
+    readonly origin: string;
+    /** The secret the page and every socket need. */
+    readonly token: string;
+    /** False when bound to an address other machines can reach. */
+    readonly loopbackOnly: boolean;
     readonly port: number;
     readonly host: string;
     /** Tabs with a live session. */

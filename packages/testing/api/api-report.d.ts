@@ -154,6 +154,9 @@ declare class FakeAudioInput implements AsyncIterable<AudioFrame> {
     get framesDelivered(): number;
     /** Ends the input after the frame in progress (a microphone unplugged, a track unpublished). */
     stop(): void;
+    private badFrames;
+    /** Sends one malformed frame (0 Hz, as a broken transport would) before the next regular one. */
+    injectBadFrame(): void;
     [Symbol.asyncIterator](): AsyncIterator<AudioFrame>;
     private frames;
 }
@@ -726,11 +729,11 @@ type SessionAction = {
     type: 'close';
     reason?: string;
 };
-type FaultTarget = 'llm' | 'tts' | 'stt' | 'vad' | 'turn_detector' | 'input';
+type FaultTarget = 'llm' | 'tts' | 'stt' | 'vad' | 'turn_detector' | 'input' | 'bad_frame';
 /**
  * `llm`/`tts`/`turn_detector`: requests in flight fail and new ones fail for `durationMs`; `stt`: the
  * connection drops (and cannot be reopened for `durationMs`); `vad`: the stream fails; `input`: the
- * microphone goes away for good.
+ * microphone goes away for good; `bad_frame`: the microphone sends one malformed frame (0 Hz), then goes on.
  */
 interface Fault {
     atMs: number;

@@ -111,6 +111,15 @@ declare class SileroVADStream implements VADStream {
     [Symbol.asyncIterator](): AsyncIterator<VADEvent>;
 }
 
+/**
+ * The inference worker thread could not be started (not a problem of the model file): for example Node
+ * refused the flags it was started with. `load()` rejects with this one unwrapped, so the message does not
+ * blame the model.
+ */
+declare class SileroWorkerStartError extends VoxwireError {
+    name: string;
+}
+
 /** The model shipped in this package. */
 declare const DEFAULT_MODEL_PATH: string;
 /**
@@ -150,4 +159,4 @@ declare class SileroVAD implements VAD {
     close(): Promise<void>;
 }
 
-export { DEFAULT_MODEL_PATH, SileroInferenceError, SileroModelError, SileroVAD, type SileroVADOptions, SileroVADStream, buildBatchedModel };
+export { DEFAULT_MODEL_PATH, SileroInferenceError, SileroModelError, SileroVAD, type SileroVADOptions, SileroVADStream, SileroWorkerStartError, buildBatchedModel };
