@@ -65,4 +65,17 @@ describe('interruptions (issue #13)', () => {
     expect(kinds.indexOf('function_call_output')).toBeLessThan(kinds.lastIndexOf('user'));
     expect(said(r.history)).toEqual(['Wear something light.']);
   });
+
+  it("a pause that begins after a reply's audio played does not extend the playout watchdog of a silent sink", async () => {
+    const r = await run('int4-pause-after-audio-ended');
+    const frames = r.framesBySpeech.speech_1!;
+    expect(frames.length).toBeGreaterThan(0);
+    const sentMs = frames.reduce((sum, f) => sum + f.durationMs, 0);
+    const firstFrameAt = frames[0]!.atMs;
+    const done = all(r.log, 'speech_done').find((e) => e.speechId === 'speech_1')!;
+    expect(done.outcome).toBe('played');
+    // Flushed by the first frame + its audio; the watchdog allows the audio's length + the slack.
+    expect(done.atMs).toBeLessThanOrEqual(firstFrameAt + 2 * sentMs + 2000 + 100);
+    expect(all(r.log, 'speech_paused').map((e) => e.atMs)).toEqual([4100]);
+  });
 });
