@@ -156,7 +156,27 @@ export function generateScenario(seed: number, options: GeneratorOptions = {}): 
     const faults = generateFaults(rng, lastEnd);
     if (faults.length > 0) scenario.faults = faults;
   }
+  extendForInterruptions(seed, scenario);
   return scenario;
+}
+
+/**
+ * Neighbourhoods of the interruption bugs of issue #13, drawn from a stream of their own so that every
+ * seed keeps the rest of its scenario: turns ended by the recognizer's final (`turnDetection: 'stt'`),
+ * often while the VAD still waits out a long minimum silence, so the reply starts while the VAD still
+ * hears the committed turn; and one-word backchannels over the agent's speech.
+ */
+function extendForInterruptions(seed: number, scenario: Scenario): void {
+  const rng = new Rng((seed ^ 0x1313_1313) >>> 0);
+  const turnHandling = scenario.session?.turnHandling;
+  if (turnHandling && rng.chance(0.2)) {
+    turnHandling.turnDetection = 'stt';
+    if (scenario.vad && rng.chance(0.6)) scenario.vad.minSilenceMs = rng.ms(600, 1200, 20);
+  }
+  for (const [i, segment] of (scenario.user ?? []).entries()) {
+    if (segment.transcript !== '' && segment.endMs - segment.startMs < 600 && rng.chance(0.3))
+      segment.transcript = segmentTag(i);
+  }
 }
 
 function generateTools(rng: Rng, tasks: TaskSpec[], secondAgent: boolean): ToolSpec[] {

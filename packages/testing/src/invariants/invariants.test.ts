@@ -1,3 +1,4 @@
+import { defaultTurnHandling } from '@voxwire/agents';
 import { describe, expect, it } from 'vitest';
 import type { LogEntry } from '../log.js';
 import { checkInvariants, INVARIANTS, type InvariantId } from './index.js';
@@ -560,5 +561,78 @@ describe('checkInvariants', () => {
     const log = CASES.S2.broken();
     const [violation] = checkInvariants(log, { only: ['S2'] });
     expect(violation?.entries.map((i) => log[i]?.type)).toEqual(['speech_interrupted', 'output_frame']);
+  });
+});
+
+describe('S9 as issue #13 defines it', () => {
+  const s9 = (log: LogEntry[]) => checkInvariants(log, { only: ['S9'] });
+  /** A reply held by the user's speech 1000..2000 (500 ms minimum, no word requirement by default). */
+  const userSays = (b: LogBuilder, transcript: string) =>
+    b
+      .at(1000)
+      .sim('user_speech_start', { segment: 0, transcript, endMs: 2000 })
+      .at(1100)
+      .userState('speaking');
+
+  it('a word does not make up for the minimum duration (0 words means no word requirement)', () => {
+    const cut = (atMs: number, userSpeechMs: number) =>
+      userSays(new LogBuilder().speech('speech_1'), 'mm')
+        .at(atMs - 10)
+        .event('user_input_transcribed', { transcript: 'mm', isFinal: false })
+        .at(atMs)
+        .trace('speech_interrupted', {
+          speechId: 'speech_1',
+          reason: 'user_words',
+          userSpeechMs,
+          userWords: 1,
+        })
+        .at(3000)
+        .end();
+    expect(s9(cut(1300, 300))).toHaveLength(1);
+    expect(s9(cut(1600, 600))).toEqual([]);
+  });
+
+  it('a word threshold, when set, is required on top of the duration', () => {
+    const log = (transcript: string) =>
+      new LogBuilder({ turnHandling: { ...defaultTurnHandling, minInterruptionWords: 2 } })
+        .speech('speech_1')
+        .at(1000)
+        .sim('user_speech_start', { segment: 0, transcript, endMs: 2000 })
+        .at(1100)
+        .userState('speaking')
+        .at(1590)
+        .event('user_input_transcribed', { transcript, isFinal: false })
+        .at(1600)
+        .trace('speech_interrupted', { speechId: 'speech_1', reason: 'user_speech', userSpeechMs: 600 })
+        .at(3000)
+        .end();
+    expect(s9(log('mm'))).toHaveLength(1);
+    expect(s9(log('wait stop'))).toEqual([]);
+  });
+
+  it('speech of a turn committed while the user still counts as speaking never cuts the reply to it', () => {
+    const log = (cutAt: number) =>
+      userSays(new LogBuilder(), 'what time is it')
+        .at(1900)
+        .trace('user_turn_committed', { turnId: 'turn_1', transcript: 'what time is it', lastSpeechMs: 1900 })
+        .speech('speech_1', { source: 'user_turn', turnId: 'turn_1' })
+        .at(cutAt)
+        .trace('speech_interrupted', { speechId: 'speech_1', reason: 'user_speech', userSpeechMs: 900 })
+        .at(4000)
+        .end();
+    expect(s9(log(1910))).toHaveLength(1);
+  });
+
+  it('a step that takes the output while the user talks is cut only by the speech after it began', () => {
+    const log = (cutAt: number) =>
+      userSays(new LogBuilder(), 'and what should i wear')
+        .at(1400)
+        .speech('speech_1')
+        .at(cutAt)
+        .trace('speech_interrupted', { speechId: 'speech_1', reason: 'user_speech', userSpeechMs: 600 })
+        .at(4000)
+        .end();
+    expect(s9(log(1550))).toHaveLength(1);
+    expect(s9(log(1900))).toEqual([]);
   });
 });

@@ -378,10 +378,17 @@ export function checkS8(m: LogModel, report: Report): void {
   }
 }
 
-/** S9: user activity interrupts only past the minimum duration or word count. */
+/**
+ * S9: user activity interrupts only once the user's speech reaches the minimum duration, and the minimum
+ * words too when that threshold is set (0: no word requirement), whichever source reports it. Speech and
+ * words count against a speech step only from when that step took the output (or its tools started) and
+ * from the last commit: speech of a committed turn never cuts the reply to it, and a step that begins
+ * while the user talks is not cut in the instant it appears.
+ */
 export function checkS9(m: LogModel, report: Report): void {
   const th = m.config.turnHandling;
-  const minWords = Math.max(1, th.minInterruptionWords);
+  const minWords = th.minInterruptionWords;
+  const minMs = th.minInterruptionDuration;
   const slack = eps(m);
   const seenTurns = new Set<string>();
   const firstCommits = m.entries('user_turn_committed').filter(({ entry }) => {
@@ -389,6 +396,10 @@ export function checkS9(m: LogModel, report: Report): void {
     seenTurns.add(entry.turnId);
     return true;
   });
+  // When each speech's current step began: it took the output, or released it for its tools.
+  const stepStarts = [...m.entries('speech_authorized'), ...m.entries('speech_released')].sort(
+    (a, b) => a.index - b.index,
+  );
   for (const { index, entry } of m.entries('speech_interrupted')) {
     if (!USER_REASONS.has(entry.reason)) continue;
     const spokenMs = m.voicedMsAt(entry.atMs);
@@ -408,24 +419,61 @@ export function checkS9(m: LogModel, report: Report): void {
       words = Math.max(words, countWords([...finals, interim].join(' ')));
     }
     let ok: boolean;
-    if (entry.reason === 'user_speech')
+    let heardMs = spokenMs;
+    if (entry.reason === 'user_speech' || entry.reason === 'user_words') {
+      // Only a start the session could know was over the user's speech counts: one while userState was
+      // already `speaking` (before the VAD confirms speech, the step was there as far as it can tell).
+      const overUser = (i: number): boolean => m.userState.beforeIndex(i) === 'speaking';
+      const stepStart = stepStarts
+        .filter(({ index: i, entry: s }) => i < index && s.speechId === entry.speechId)
+        .pop();
+      const starts = [stepStart, lastCommit].filter(
+        (s): s is NonNullable<typeof s> => s !== undefined && overUser(s.index),
+      );
+      const from = starts.reduce((t, s) => Math.max(t, s.entry.atMs), Number.NEGATIVE_INFINITY);
+      // The words may be a late transcript of the utterance before the one under way; speech that ended
+      // before the last commit belongs to the committed turn.
+      const committedAt = lastCommit?.entry.atMs ?? Number.NEGATIVE_INFINITY;
+      heardMs = m.utterances
+        .filter((u) => u.start <= entry.atMs && u.end > committedAt)
+        .slice(-2)
+        .reduce((best, u) => {
+          const voiced = u.parts.reduce(
+            (sum, p) => sum + Math.max(0, Math.min(entry.atMs, p.end) - Math.max(from, p.start)),
+            0,
+          );
+          return Math.max(best, voiced);
+        }, 0);
       ok =
-        spokenMs >= th.minInterruptionDuration - slack &&
-        (entry.userSpeechMs ?? th.minInterruptionDuration) >= th.minInterruptionDuration;
-    else if (entry.reason === 'user_words') ok = Math.max(words, 0) >= minWords;
-    else {
+        heardMs >= minMs - slack &&
+        (entry.userSpeechMs ?? minMs) >= minMs &&
+        words >= minWords &&
+        (entry.reason === 'user_speech' || words > 0);
+    } else {
       const turnWords = lastCommit ? countWords(lastCommit.entry.transcript) : 0;
       // A committed turn cuts on the strength of its own speech, which may have ended just before a new
       // utterance starts at the very moment of the commit.
       const lastSpeech = lastCommit?.entry.lastSpeechMs;
-      const turnSpokenMs = lastSpeech === undefined || lastSpeech === null ? 0 : m.voicedMsAt(lastSpeech);
-      ok =
-        Math.max(turnWords, words) >= minWords ||
-        (turnWords > 0 && Math.max(spokenMs, turnSpokenMs) >= th.minInterruptionDuration - slack);
+      let turnSpokenMs = lastSpeech === undefined || lastSpeech === null ? 0 : m.voicedMsAt(lastSpeech);
+      // The turn's speech is any utterance heard between the previous commit and this one (with
+      // turnDetection 'stt', lastSpeechMs is when the final came, not when the audio ended).
+      if (lastCommit) {
+        const previousAt = firstCommits.filter(({ index: i }) => i < lastCommit.index).pop()?.entry.atMs;
+        for (const u of m.utterances) {
+          if (u.start > lastCommit.entry.atMs || u.end <= (previousAt ?? Number.NEGATIVE_INFINITY)) continue;
+          const voiced = u.parts.reduce(
+            (sum, p) => sum + Math.max(0, Math.min(lastCommit.entry.atMs, p.end) - p.start),
+            0,
+          );
+          turnSpokenMs = Math.max(turnSpokenMs, voiced);
+        }
+      }
+      heardMs = Math.max(spokenMs, turnSpokenMs);
+      ok = turnWords > 0 && Math.max(turnWords, words) >= minWords && heardMs >= minMs - slack;
     }
     if (!ok) {
       report(
-        `${entry.speechId} was interrupted (${entry.reason}) after ${spokenMs} ms of speech and ${words} word(s) (needs ${th.minInterruptionDuration} ms or ${minWords} word(s))`,
+        `${entry.speechId} was interrupted (${entry.reason}) after ${heardMs} ms of speech that counts against it and ${words} word(s) (needs ${minMs} ms${minWords > 0 ? ` and ${minWords} word(s)` : ''})`,
         entry.atMs,
         [index],
       );

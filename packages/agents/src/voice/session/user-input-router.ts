@@ -20,6 +20,9 @@ export interface UserInputRouterDeps {
  * the user's turn ends) and the interruption policy (whether the agent's speech pauses or is cut).
  */
 export class UserInputRouter {
+  /** The recognizer reports start and end of speech (without a VAD, they bound the user's utterance). */
+  private recognizerReportsSpeech = false;
+
   constructor(private readonly deps: UserInputRouterDeps) {}
 
   vadEvent(event: VADEvent): void {
@@ -44,6 +47,7 @@ export class UserInputRouter {
     const hasVad = this.deps.providers.vad !== undefined;
     switch (event.type) {
       case 'start_of_speech':
+        this.recognizerReportsSpeech = true;
         tracker.onSttStartOfSpeech();
         if (!hasVad) policy.onUserSpeechStarted();
         break;
@@ -64,9 +68,14 @@ export class UserInputRouter {
         // The policy hears the words before the tracker may commit the turn with them: words of a
         // committed turn must not count toward the next one.
         const lateFinal = isFinal && tracker.nextFinalIsLate;
-        if (text.trim() !== '' && !lateFinal) policy.onUserTranscript(`${tracker.heardBefore} ${text}`);
+        const heard = text.trim() !== '' && !lateFinal;
+        // Without a VAD the transcripts measure how long the user has spoken (see InterruptionPolicy).
+        if (heard && !hasVad) policy.onRecognizerHeardSpeech(!this.recognizerReportsSpeech);
+        if (heard) policy.onUserTranscript(`${tracker.heardBefore} ${text}`);
         if (event.type === 'interim_transcript') tracker.onInterimTranscript(text, best?.language);
         else tracker.onFinalTranscript(text, best?.language);
+        // Without a VAD or speech events, a final is all that ends the utterance its transcripts began.
+        if (isFinal && heard && !hasVad && !this.recognizerReportsSpeech) policy.onUserSpeechEnded();
         break;
       }
     }

@@ -17,6 +17,11 @@ export class PlayoutGate {
     return this.pausedBefore + (this.closedFlag ? this.clock.now() - this.pausedSince : 0);
   }
 
+  /** When the pause going on began, if the gate is paused. */
+  get pausedSinceMs(): number | undefined {
+    return this.closedFlag ? this.pausedSince : undefined;
+  }
+
   get paused(): boolean {
     return this.closedFlag;
   }

@@ -185,12 +185,17 @@ export async function playSpeechStep(
         const playout = output.waitForPlayout();
         // Time spent paused (the user talking) does not count against a sink that stopped reporting:
         // each time the deadline passes, wait again for the pause time that accrued meanwhile.
+        // Every frame was sent by now, so the audio is due by now + its length + the pauses counted; a
+        // pause that began after that holds nothing back (the user talked after the audio had played).
+        let dueAt = deps.clock.now() + sentMs;
         let pausedSeen = deps.gate.pausedTotalMs;
         let finished = await raceAbort(waitAtMost(deps.clock, playout, waitMs), signal);
         while (finished === undefined) {
           const extra = deps.gate.pausedTotalMs - pausedSeen;
           if (extra <= 0 && !deps.gate.paused) break;
+          if ((deps.gate.pausedSinceMs ?? Number.NEGATIVE_INFINITY) > dueAt) break;
           pausedSeen += extra;
+          dueAt += extra;
           finished = await raceAbort(waitAtMost(deps.clock, playout, Math.max(extra, 100)), signal);
         }
         if (finished === undefined) {

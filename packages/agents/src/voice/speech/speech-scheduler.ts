@@ -44,6 +44,11 @@ export class SpeechScheduler {
     return this.active?.handle;
   }
 
+  /** Which step of the current speech holds the output (a new step is a new target for interruptions). */
+  get currentStep(): number | undefined {
+    return this.active?.step;
+  }
+
   get queuedHandles(): SpeechHandle[] {
     return this.queue.map((r) => r.handle);
   }

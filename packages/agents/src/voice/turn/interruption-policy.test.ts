@@ -16,6 +16,8 @@ interface World {
   /** Speeches whose tools are running, oldest first. */
   toolPhase: SpeechHandle[];
   endpointingPending: boolean;
+  /** The step of `current` that holds the output. */
+  step: number;
 }
 
 class PausableSink {
@@ -34,7 +36,13 @@ function rig(turnHandling: Partial<TurnHandlingOptions> = {}) {
   const clock = new VirtualClock({ autoAdvance: false });
   const gate = new PlayoutGate(clock);
   const sink = new PausableSink();
-  const world: World = { current: undefined, playing: undefined, toolPhase: [], endpointingPending: false };
+  const world: World = {
+    current: undefined,
+    playing: undefined,
+    toolPhase: [],
+    endpointingPending: false,
+    step: 1,
+  };
   const traces: Array<TraceRecord & { atMs: number }> = [];
   const falseInterruptions: string[] = [];
   let pauseChanges = 0;
@@ -46,6 +54,9 @@ function rig(turnHandling: Partial<TurnHandlingOptions> = {}) {
     scheduler: {
       get current() {
         return world.current;
+      },
+      get currentStep() {
+        return world.current ? world.step : undefined;
       },
     },
     activity: {
@@ -123,8 +134,11 @@ describe('InterruptionPolicy: pausing', () => {
     expect(r.policy.pausedSpeech).toBe(h);
     expect(r.gate.paused).toBe(true);
     expect(r.sink.pauses).toBe(0);
-    // Cut before its first frame: the gate opens and the sink, never paused, is not resumed either.
+    // It appeared while the user talked: only the speech after that can cut it, and a word alone cannot.
     r.policy.onUserTranscript('stop');
+    expect(h.interrupted).toBe(false);
+    // Cut before its first frame: the gate opens and the sink, never paused, is not resumed either.
+    r.policy.onUserSpeechProgress(600);
     expect(h.interrupted).toBe(true);
     expect(r.gate.paused).toBe(false);
     expect(r.sink.resumes).toBe(0);
@@ -167,6 +181,7 @@ describe('InterruptionPolicy: pausing', () => {
     const releaseA = h.holdInterruptions();
     const releaseB = h.holdInterruptions();
     r.policy.onUserSpeechStarted();
+    r.policy.onUserSpeechProgress(600);
     r.policy.onUserTranscript('stop');
     expect(r.gate.paused).toBe(false);
     releaseA();
@@ -237,6 +252,7 @@ describe('InterruptionPolicy: cutting', () => {
     const r = rig({ minInterruptionWords: 3 });
     const h = r.playing();
     r.policy.onUserSpeechStarted();
+    r.policy.onUserSpeechProgress(600);
     r.policy.onUserTranscript('wait a');
     expect(h.interrupted).toBe(false);
     r.policy.onUserTranscript('wait a second');
@@ -244,12 +260,39 @@ describe('InterruptionPolicy: cutting', () => {
     expect(r.kinds('speech_interrupted')).toMatchObject([{ userWords: 3 }]);
   });
 
-  it('with minimum words 0, any word cuts', () => {
+  it('with minimum words 0, any word cuts once the speech reached the minimum duration', () => {
     const r = rig({ minInterruptionWords: 0 });
     const h = r.playing();
     r.policy.onUserSpeechStarted();
-    r.policy.onUserTranscript('no');
+    r.policy.onUserSpeechProgress(300);
+    r.policy.onUserTranscript('mm');
+    expect(h.interrupted).toBe(false);
+    r.policy.onUserSpeechProgress(500);
     expect(h.interruptReason).toBe('user_words');
+  });
+
+  it('a word threshold is an additional condition: duration and words are both needed', () => {
+    const r = rig({ minInterruptionWords: 2, resumeFalseInterruption: false });
+    const h = r.playing();
+    r.policy.onUserSpeechStarted();
+    r.policy.onUserSpeechProgress(2000);
+    r.policy.onUserTranscript('mm');
+    expect(h.interrupted).toBe(false);
+    r.policy.onUserTranscript('mm hmm');
+    expect(h.interruptReason).toBe('user_words');
+  });
+
+  it('a word arriving after the user stopped does not cut when the speech was too short', async () => {
+    const r = rig();
+    const h = r.playing();
+    r.policy.onUserSpeechStarted();
+    r.policy.onUserSpeechProgress(400);
+    r.policy.onUserSpeechEnded();
+    r.policy.onUserTranscript('mm');
+    r.policy.onTurnCommitted('mm');
+    await r.at(10_000);
+    expect(h.interrupted).toBe(false);
+    expect(r.falseInterruptions).toEqual([`${h.id}@0`]);
   });
 
   it('words cut only while the user speaks or the speech is paused', () => {
@@ -277,19 +320,28 @@ describe('InterruptionPolicy: cutting', () => {
   it('a committed turn with enough words cuts an interruptible speech', () => {
     const r = rig({ minInterruptionWords: 2 });
     const h = r.playing();
+    r.policy.onUserSpeechStarted();
+    r.policy.onUserSpeechProgress(600);
     r.policy.onTurnCommitted('hello');
     expect(h.interrupted).toBe(false);
+    r.policy.onUserSpeechStarted();
+    r.policy.onUserSpeechProgress(600);
     r.policy.onTurnCommitted('hello there');
     expect(h.interruptReason).toBe('user_turn');
   });
 
-  it('a committed turn with fewer words cuts when the speech reached the minimum duration', () => {
-    const r = rig({ minInterruptionWords: 5 });
+  it('a committed turn cuts only when its speech reached the minimum duration', () => {
+    const r = rig({ minInterruptionWords: 0 });
     const h = r.playing();
     r.policy.onUserSpeechStarted();
     r.policy.onUserSpeechProgress(499);
     r.policy.onTurnCommitted('two words');
     expect(h.interrupted).toBe(false);
+    // Speech the committed turn already had never counts again, even in the same utterance.
+    r.policy.onUserSpeechProgress(900);
+    r.policy.onTurnCommitted('two words');
+    expect(h.interrupted).toBe(false);
+    r.policy.onUserSpeechStarted();
     r.policy.onUserSpeechProgress(500);
     r.policy.onTurnCommitted('two words');
     expect(h.interruptReason).toBe('user_turn');
@@ -321,9 +373,87 @@ describe('InterruptionPolicy: cutting', () => {
     const b = speech();
     r.world.toolPhase = [a, b];
     r.policy.onUserSpeechStarted();
+    r.policy.onUserSpeechProgress(600);
     r.policy.onUserTranscript('cancel');
     expect(b.interrupted).toBe(true);
     expect(a.interrupted).toBe(false);
+  });
+});
+
+describe('InterruptionPolicy: what counts against a speech step', () => {
+  it('a step that takes the output while the user talks is cut only by the speech after it began', () => {
+    const r = rig({ resumeFalseInterruption: false });
+    const h = speech();
+    r.world.toolPhase = [h];
+    r.policy.onUserSpeechStarted();
+    r.policy.onUserSpeechProgress(300);
+    // The tools finish within the same instant and the next step takes the output.
+    r.world.toolPhase = [];
+    r.world.current = h;
+    r.world.step = 2;
+    // The first report it sees is its baseline: what that report covers may predate the step.
+    r.policy.onUserSpeechProgress(700);
+    expect(h.interrupted).toBe(false);
+    r.policy.onUserSpeechProgress(1199);
+    expect(h.interrupted).toBe(false);
+    r.policy.onUserSpeechProgress(1200);
+    expect(h.interruptReason).toBe('user_speech');
+    expect(r.kinds('speech_interrupted')).toMatchObject([{ userSpeechMs: 500 }]);
+  });
+
+  it('speech of a committed turn never cuts the reply to it, even while the VAD still hears it', () => {
+    const r = rig({ resumeFalseInterruption: false, turnDetection: 'stt' });
+    r.policy.onUserSpeechStarted();
+    r.policy.onUserSpeechProgress(1000);
+    r.policy.onUserTranscript('what time is it');
+    r.policy.onTurnCommitted('what time is it');
+    const reply = speech();
+    r.world.current = reply;
+    r.policy.onUserSpeechProgress(1000);
+    r.policy.onUserTranscript('what time is it');
+    expect(reply.interrupted).toBe(false);
+    r.policy.onUserSpeechEnded();
+    expect(reply.interrupted).toBe(false);
+  });
+});
+
+describe('InterruptionPolicy: without a VAD', () => {
+  it('measures the speech on the clock from the first transcript', async () => {
+    const r = rig({ resumeFalseInterruption: false });
+    const h = r.playing();
+    await r.at(1000);
+    r.policy.onRecognizerHeardSpeech(true);
+    r.policy.onUserTranscript('wait');
+    expect(h.interrupted).toBe(false);
+    await r.at(1400);
+    r.policy.onRecognizerHeardSpeech(true);
+    r.policy.onUserTranscript('wait a');
+    expect(h.interrupted).toBe(false);
+    await r.at(1500);
+    r.policy.onRecognizerHeardSpeech(true);
+    r.policy.onUserTranscript('wait a second');
+    expect(h.interruptReason).toBe('user_words');
+  });
+
+  it("with the recognizer's speech events, measures from its start of speech; a late final starts nothing", async () => {
+    const r = rig({ resumeFalseInterruption: false });
+    const h = r.playing();
+    r.policy.onUserSpeechStarted();
+    await r.at(300);
+    r.policy.onRecognizerHeardSpeech(false);
+    r.policy.onUserTranscript('wait');
+    expect(h.interrupted).toBe(false);
+    r.policy.onUserSpeechEnded();
+    await r.at(2000);
+    r.policy.onRecognizerHeardSpeech(false);
+    r.policy.onUserTranscript('wait');
+    expect(h.interrupted).toBe(false);
+    expect(r.gate.paused).toBe(false);
+    await r.at(3000);
+    r.policy.onUserSpeechStarted();
+    await r.at(3500);
+    r.policy.onRecognizerHeardSpeech(false);
+    expect(h.interruptReason).toBe('user_speech');
   });
 });
 
@@ -364,6 +494,7 @@ describe('InterruptionPolicy: false interruptions', () => {
     const r = rig({ minInterruptionWords: 3, falseInterruptionTimeout: 1000 });
     r.playing();
     r.policy.onUserSpeechStarted();
+    r.policy.onUserSpeechProgress(800);
     r.policy.onUserTranscript('uh');
     r.policy.onUserSpeechEnded();
     expect(r.falseInterruptions).toEqual([]);
@@ -406,6 +537,7 @@ describe('InterruptionPolicy: false interruptions', () => {
     const h = r.playing();
     r.world.endpointingPending = true;
     r.policy.onUserSpeechStarted();
+    r.policy.onUserSpeechProgress(800);
     r.policy.onUserTranscript('um');
     r.policy.onUserSpeechEnded();
     await r.at(5000);
@@ -419,6 +551,7 @@ describe('InterruptionPolicy: false interruptions', () => {
     const h = r.playing();
     r.world.endpointingPending = true;
     r.policy.onUserSpeechStarted();
+    r.policy.onUserSpeechProgress(800);
     r.policy.onUserTranscript('um');
     r.policy.onUserSpeechEnded();
     await r.at(1000);
@@ -431,6 +564,7 @@ describe('InterruptionPolicy: false interruptions', () => {
     const r = rig({ falseInterruptionTimeout: 1000, minInterruptionWords: 3 });
     r.playing();
     r.policy.onUserSpeechStarted();
+    r.policy.onUserSpeechProgress(800);
     r.policy.onUserTranscript('um');
     r.policy.onUserSpeechEnded();
     // The timer runs and no decision was awaited yet: the timer decides.
@@ -478,6 +612,8 @@ describe('InterruptionPolicy: false interruptions', () => {
     r.policy.onUserSpeechStarted();
     ended.markDone('played');
     expect(r.gate.paused).toBe(false);
+    // Its sink, paused for it, is not left paused for the speeches after it.
+    expect(r.sink.resumes).toBe(1);
     r.policy.onUserSpeechEnded();
     expect(r.falseInterruptions).toEqual([]);
   });

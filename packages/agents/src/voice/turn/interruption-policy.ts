@@ -17,7 +17,7 @@ export interface InterruptionPolicyDeps {
   gate: PlayoutGate;
   audioOutput: Pick<AudioOutput, 'canPause' | 'pause' | 'resume'> | undefined;
   /** Which speech holds the output. */
-  scheduler: Pick<SpeechScheduler, 'current'>;
+  scheduler: Pick<SpeechScheduler, 'current' | 'currentStep'>;
   /** Which speech plays, whose tools run; told when the output pauses or resumes. */
   activity: Pick<ActivityState, 'playingSpeech' | 'latestToolPhaseSpeech' | 'outputPauseChanged'>;
   /** An end-of-turn decision is pending: a paused speech waits for it. */
@@ -29,14 +29,36 @@ export interface InterruptionPolicyDeps {
 /**
  * Decides, from user activity, whether the agent's speech pauses, resumes or is cut. An interruptible
  * speech never sends audio while the user speaks (it is paused); it is cut only once the user's speech
- * reaches the minimum duration (without false-interruption resume) or the minimum words; otherwise it
- * resumes, always announced by `agent_false_interruption`, within the false-interruption timeout after
+ * reaches the minimum duration, and, when `minInterruptionWords` is set, the minimum words too; with
+ * false-interruption resume a playing speech also waits for a transcript to confirm the speech. Otherwise
+ * it resumes, always announced by `agent_false_interruption`, within the false-interruption timeout after
  * the user stops or when the pending end-of-turn decision lands.
+ *
+ * Speech counts against a speech step only from when that step became the target: speech of a committed
+ * turn never cuts the reply to that turn, and a step that begins while the user talks (a tool's follow-up,
+ * a `say()`) is held rather than cut in the instant it appears.
+ *
+ * Duration comes from the VAD; without one, from the recognizer: measured on the clock from its
+ * `start_of_speech`, or from its first transcript when it reports no speech events (later than the speech
+ * began, so a cut comes later, never earlier). A recognizer that gives only finals and no speech events
+ * reports no duration, so it never cuts by itself.
  */
 export class InterruptionPolicy {
   private userSpeaking = false;
+  /** Speech of the current utterance (VAD, or clock time since the recognizer heard it start). */
   private speechMs = 0;
+  private speechStartedAt = 0;
+  /** Words heard since the last commit. */
   private words = 0;
+  /**
+   * What had been heard when the current target became the target (or the last turn was committed):
+   * only what the user says after that can cut it.
+   */
+  private baseline: { target: string | undefined; speechMs: number; words: number } = {
+    target: undefined,
+    speechMs: 0,
+    words: 0,
+  };
   private paused: { handle: SpeechHandle; off: () => void; sinkPaused: boolean } | undefined;
   private falseTimer: TimerHandle | undefined;
   private awaitingTurnDecision = false;
@@ -50,7 +72,9 @@ export class InterruptionPolicy {
   onUserSpeechStarted(): void {
     this.userSpeaking = true;
     this.speechMs = 0;
+    this.speechStartedAt = this.deps.clock.now();
     this.words = 0;
+    this.baseline = { target: this.targetKey(), speechMs: 0, words: 0 };
     this.cancelFalseTimer();
     this.pauseIfNeeded();
   }
@@ -58,18 +82,22 @@ export class InterruptionPolicy {
   onUserSpeechProgress(speechDurationMs: number): void {
     if (!this.userSpeaking) return;
     this.speechMs = Math.max(this.speechMs, speechDurationMs);
-    if (this.speechMs < this.deps.options.minInterruptionDuration) return;
-    const target = this.target();
-    if (!target?.interruptible) return;
-    const mayResume = this.deps.options.resumeFalseInterruption && this.targetIsPlaying();
-    if (!mayResume) this.interrupt(target, 'user_speech');
+    this.cutIfReached('user_speech');
+  }
+
+  /**
+   * Without a VAD, the recognizer's transcripts are the evidence that the user speaks: they measure the
+   * utterance, and the first one starts it when the recognizer reports no speech events (`startsSpeech`;
+   * one that does would otherwise restart it with a final that comes after its end of speech).
+   */
+  onRecognizerHeardSpeech(startsSpeech: boolean): void {
+    if (this.userSpeaking) this.onUserSpeechProgress(this.deps.clock.now() - this.speechStartedAt);
+    else if (startsSpeech) this.onUserSpeechStarted();
   }
 
   onUserTranscript(text: string): void {
     this.words = Math.max(this.words, countWords(text));
-    if (this.words < Math.max(1, this.deps.options.minInterruptionWords)) return;
-    const target = this.target();
-    if (target?.interruptible && (this.userSpeaking || this.paused)) this.interrupt(target, 'user_words');
+    if (this.userSpeaking || this.paused) this.cutIfReached('user_words');
   }
 
   onUserSpeechEnded(): void {
@@ -77,7 +105,8 @@ export class InterruptionPolicy {
     if (!this.userSpeaking) return;
     this.userSpeaking = false;
     if (!this.paused) return;
-    if (this.speechMs < this.deps.options.minInterruptionDuration && this.words === 0) {
+    // The utterance is over: if it never reached the minimum duration, no transcript can make it cut.
+    if (this.heard().speechMs < this.deps.options.minInterruptionDuration) {
       this.resume(true);
       return;
     }
@@ -95,14 +124,17 @@ export class InterruptionPolicy {
     // had their chance to interrupt, and must not cut a speech that started after them.
     const words = countWords(transcript);
     const target = this.target();
-    const reached =
-      words >= Math.max(1, this.deps.options.minInterruptionWords) ||
-      (words > 0 && this.speechMs >= this.deps.options.minInterruptionDuration);
-    // The next turn starts counting from zero: words and speech belong to the turn just committed.
+    const { minInterruptionDuration, minInterruptionWords } = this.deps.options;
+    const heard = { speechMs: this.heard().speechMs, words };
+    const reached = words > 0 && words >= minInterruptionWords && heard.speechMs >= minInterruptionDuration;
+    // The next turn starts counting from zero: words and speech heard so far belong to the turn just
+    // committed, also when the user is still inside the VAD's silence window (or keeps talking), so they
+    // never cut the reply to this turn.
     this.words = 0;
     if (!this.userSpeaking) this.speechMs = 0;
+    this.baseline = { target: this.targetKey(), speechMs: this.speechMs, words: 0 };
     if (target?.interruptible && reached) {
-      this.interrupt(target, 'user_turn');
+      this.interrupt(target, 'user_turn', heard);
       return;
     }
     this.resumeAfterDecision();
@@ -142,6 +174,43 @@ export class InterruptionPolicy {
     return playing !== undefined && playing === this.deps.scheduler.current;
   }
 
+  /**
+   * Identifies the target as the step it is in: a speech that takes the output for a new step (its
+   * tools are done) is a new target, as is another speech.
+   */
+  private targetKey(): string | undefined {
+    const current = this.deps.scheduler.current;
+    if (current) return `${current.id}/output/${this.deps.scheduler.currentStep}`;
+    const tools = this.deps.activity.latestToolPhaseSpeech;
+    return tools ? `${tools.id}/tools` : undefined;
+  }
+
+  /** What the user said since the current target became the target (or since the last commit). */
+  private heard(): { speechMs: number; words: number } {
+    const key = this.targetKey();
+    if (key !== this.baseline.target) {
+      this.baseline = { target: key, speechMs: this.speechMs, words: this.words };
+    }
+    return {
+      speechMs: Math.max(0, this.speechMs - this.baseline.speechMs),
+      words: Math.max(0, this.words - this.baseline.words),
+    };
+  }
+
+  /** Cuts the target once the user's speech since it became the target reaches the thresholds. */
+  private cutIfReached(reason: 'user_speech' | 'user_words'): void {
+    const heard = this.heard();
+    const { minInterruptionDuration, minInterruptionWords, resumeFalseInterruption } = this.deps.options;
+    if (heard.speechMs < minInterruptionDuration) return;
+    // 0 means no word requirement; a threshold, when set, is an additional condition.
+    if (heard.words < minInterruptionWords) return;
+    const target = this.target();
+    if (!target?.interruptible) return;
+    // A playing speech may be a false interruption: with resume enabled, a transcript must confirm it.
+    if (resumeFalseInterruption && this.targetIsPlaying() && heard.words === 0) return;
+    this.interrupt(target, heard.words > 0 ? 'user_words' : reason, heard);
+  }
+
   private pauseIfNeeded(): void {
     const target = this.target();
     if (target && this.targetIsPlaying()) this.pause(target);
@@ -151,7 +220,13 @@ export class InterruptionPolicy {
     if (this.paused || !target.interruptible) return;
     // However the speech ends or is cut (by the user, the app or close), the pause ends with it: a cut
     // speech is never "resumed".
-    const offDone = target.onDone(() => this.release());
+    // A speech that ends while paused (its sink reported the end of a tail already played) leaves
+    // nothing to hold back: the sink it paused is resumed for the speeches after it.
+    const offDone = target.onDone(() => {
+      const sinkPaused = this.paused?.handle === target && this.paused.sinkPaused;
+      this.release();
+      if (sinkPaused) this.deps.audioOutput?.resume();
+    });
     const offInterrupt = target.onInterrupt(() => this.release());
     const off = (): void => {
       offDone();
@@ -192,7 +267,11 @@ export class InterruptionPolicy {
     this.deps.activity.outputPauseChanged();
   }
 
-  private interrupt(target: SpeechHandle, reason: InterruptReason): void {
+  private interrupt(
+    target: SpeechHandle,
+    reason: InterruptReason,
+    heard: { speechMs: number; words: number },
+  ): void {
     this.deps.reporter.trace({
       type: 'speech_interrupt_requested',
       speechId: target.id,
@@ -204,8 +283,8 @@ export class InterruptionPolicy {
       type: 'speech_interrupted',
       speechId: target.id,
       reason,
-      userSpeechMs: this.speechMs,
-      userWords: this.words,
+      userSpeechMs: heard.speechMs,
+      userWords: heard.words,
     });
     if (this.paused?.handle === target) {
       // The cut speech stays silent: resuming the sink would play a buffered tail.
