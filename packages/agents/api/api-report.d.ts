@@ -1262,7 +1262,10 @@ interface TurnHandlingOptions {
     maxEndpointingDelay: number;
     /** User speech this long (VAD) can interrupt the agent. */
     minInterruptionDuration: number;
-    /** This many transcribed words can interrupt the agent; 0 means any word. */
+    /**
+     * Words the user must have said before the agent is cut, on top of `minInterruptionDuration`; 0 means
+     * no word requirement.
+     */
     minInterruptionWords: number;
     /** After the user stops, how long a paused speech waits for words before it resumes. */
     falseInterruptionTimeout: number;

@@ -160,7 +160,7 @@ function chooseInference(options: ResolvedOptions): { mode: 'workers' | 'main-th
   if (!warnedInline) {
     warnedInline = true;
     process.emitWarning(
-      'Silero VAD is running inference on the main thread because the built worker file was not found (running from sources?)',
+      'Silero VAD is running inference on the main thread: the built worker (plugins/silero/dist/inference-worker.js) was not found. Run `pnpm build` once to infer in worker threads as production does.',
       { code: 'VOXWIRE_SILERO_INLINE' },
     );
   }
