@@ -192,12 +192,8 @@ class AdaptedSTTStream implements STTStream {
             signal,
             ...(this.options.retryPolicy ? { policy: this.options.retryPolicy } : {}),
             ...(this.options.random ? { random: this.options.random } : {}),
-            ...(onProblem
-              ? {
-                  onRetry: (error: unknown, attempt: number, delayMs: number) =>
-                    onProblem({ type: 'retrying', attempt, delayMs, error: asError(error) }),
-                }
-              : {}),
+            // withRetry reports each retry as a `retrying` problem itself.
+            ...(onProblem ? { onProblem } : {}),
           },
         );
         await this.events.send({ type: 'final_transcript', alternatives }, signal);
@@ -214,8 +210,4 @@ class AdaptedSTTStream implements STTStream {
       this.controller.abort();
     }
   }
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
 }

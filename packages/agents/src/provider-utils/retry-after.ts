@@ -9,7 +9,7 @@ export type HeadersLike =
 export interface ParseRetryAfterOptions {
   /**
    * Wall-clock time (ms since 1970) to measure an HTTP-date against when the response carries no `Date`
-   * header. The core has no wall clock; a plugin that wants this fallback passes `Date.now()`.
+   * header. The core reads no wall clock itself; a plugin that wants this fallback passes the current epoch time.
    */
   nowEpochMs?: number;
 }
