@@ -77,7 +77,9 @@ export async function* synthesizeBytes(
     completed = true;
   } catch (error) {
     failure = scrubber.error(
-      error instanceof APIError ? error : new APIConnectionError(`${label}: request failed`, { cause: error }),
+      error instanceof APIError
+        ? error
+        : new APIConnectionError(`${label}: request failed`, { cause: error }),
     );
     throw failure;
   } finally {
@@ -126,7 +128,9 @@ async function* requestAudio(deps: BytesDeps, body: string, signal: AbortSignal)
   const type = response.headers.get('content-type') ?? '';
   if (/^(application\/json|text\/)/i.test(type)) {
     const text = await response.text().catch(() => '');
-    throw new APIError(`${label}: expected raw audio, got ${type}: ${text.slice(0, 200)}`, { retryable: false });
+    throw new APIError(`${label}: expected raw audio, got ${type}: ${text.slice(0, 200)}`, {
+      retryable: false,
+    });
   }
   if (!response.body) return;
   const reader = response.body.getReader();

@@ -254,9 +254,7 @@ export class CartesiaTTSStream implements TTSStream, AsyncIterable<CartesiaSynth
         this.finish();
         return;
       case 'error': {
-        const error = this.deps.scrubber.error(
-          serverError(this.deps.label, message.fields, message.body),
-        );
+        const error = this.deps.scrubber.error(serverError(this.deps.label, message.fields, message.body));
         this.retryOrFail(error);
         return;
       }

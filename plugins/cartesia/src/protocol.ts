@@ -71,12 +71,18 @@ export function parseServerMessage(label: string, raw: string | Uint8Array): Ser
     throw new MalformedFrameError(`${label}: received a frame that is not JSON: ${quote(raw)}`, undefined);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new MalformedFrameError(`${label}: received a frame that is not an object: ${quote(raw)}`, undefined);
+    throw new MalformedFrameError(
+      `${label}: received a frame that is not an object: ${quote(raw)}`,
+      undefined,
+    );
   }
   const m = value as Record<string, unknown>;
   const contextId = typeof m.context_id === 'string' ? m.context_id : undefined;
   const malformed = (what: string): never => {
-    throw new MalformedFrameError(`${label}: malformed "${String(m.type)}" frame (${what}): ${quote(raw)}`, contextId);
+    throw new MalformedFrameError(
+      `${label}: malformed "${String(m.type)}" frame (${what}): ${quote(raw)}`,
+      contextId,
+    );
   };
   // Errors first: older API versions send them without `type: "error"`, with an `error` string.
   if (m.type === 'error' || (m.type === undefined && typeof m.error === 'string')) {

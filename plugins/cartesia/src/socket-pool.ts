@@ -10,7 +10,7 @@ import {
 } from '@voxwire/agents/provider-utils';
 import WebSocket from 'ws';
 import { authError, type KeyScrubber } from './errors.js';
-import { MalformedFrameError, parseServerMessage, type ServerMessage } from './protocol.js';
+import { type MalformedFrameError, parseServerMessage, type ServerMessage } from './protocol.js';
 
 /** Messages about one context, as the socket routes them. */
 export type ContextMessage = Exclude<ServerMessage, { type: 'other' }>;

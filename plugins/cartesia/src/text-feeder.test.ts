@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { type FeedStep, TextFeeder } from './text-feeder.js';
 
 /** Feeds deltas and renders what would go out: text verbatim, `|` for each flush. */
-function feed(deltas: string[], feeder = new TextFeeder(new SentenceTokenizer({ minSentenceLength: 5 }))): string[] {
+function feed(
+  deltas: string[],
+  feeder = new TextFeeder(new SentenceTokenizer({ minSentenceLength: 5 })),
+): string[] {
   const out: string[] = [];
   const render = (steps: FeedStep[]): string => steps.map((s) => (s.type === 'text' ? s.text : '|')).join('');
   for (const delta of deltas) out.push(render(feeder.push(delta)));
@@ -40,7 +43,10 @@ describe('TextFeeder', () => {
   });
 
   it('ends Chinese sentences at their own marks', () => {
-    const out = feed(['你好，今天天气很好。', '我们走吧'], new TextFeeder(new SentenceTokenizer({ minSentenceLength: 4 })));
+    const out = feed(
+      ['你好，今天天气很好。', '我们走吧'],
+      new TextFeeder(new SentenceTokenizer({ minSentenceLength: 4 })),
+    );
     expect(out.join('')).toBe('你好，今天天气很好。|我们走吧');
   });
 });

@@ -50,9 +50,14 @@ describe('CartesiaTTS.stream()', () => {
     expect(shape.at(-1)).toBe('end');
     expect(shape.filter((s) => s === 'flush')).toHaveLength(1);
     expect(shape.slice(0, shape.indexOf('flush'))).toEqual(['text', 'text', 'text', 'text', 'text']);
-    expect(sent.filter((m) => m.continue === true && !m.flush).every((m) => m.add_timestamps === true)).toBe(true);
+    expect(sent.filter((m) => m.continue === true && !m.flush).every((m) => m.add_timestamps === true)).toBe(
+      true,
+    );
     // What Cartesia heard is exactly what was pushed, and the flush fell right after the question mark.
-    const beforeFlush = sent.slice(0, shape.indexOf('flush')).map((m) => m.transcript).join('');
+    const beforeFlush = sent
+      .slice(0, shape.indexOf('flush'))
+      .map((m) => m.transcript)
+      .join('');
     expect(beforeFlush).toBe('Hello there, how are you today?');
     expect(sent.map((m) => m.transcript).join('')).toBe(text.join(''));
 
@@ -149,7 +154,10 @@ describe('CartesiaTTS.stream()', () => {
     await stream.close();
     expect(await iterator.next()).toEqual({ value: undefined, done: true });
     await until(() => server.messages.some((m) => m.cancel === true));
-    expect(server.messages.find((m) => m.cancel === true)).toEqual({ context_id: stream.contextId, cancel: true });
+    expect(server.messages.find((m) => m.cancel === true)).toEqual({
+      context_id: stream.contextId,
+      cancel: true,
+    });
     // The in-flight chunks arrive on the socket, and are dropped there.
     await until(() => server.contextList()[0]!.chunksSent >= 2);
     expect(await iterator.next()).toEqual({ value: undefined, done: true });
@@ -264,7 +272,9 @@ describe('CartesiaTTS.stream()', () => {
     const spoken = await speak(tts, ['Hello.'], problems).done;
     expect(spoken.error).toBeInstanceOf(APIStatusError);
     expect(spoken.error).toMatchObject({ statusCode: 401, retryable: false });
-    expect((spoken.error as Error).message).toMatch(/refused the API key \(HTTP 401\); check CARTESIA_API_KEY/);
+    expect((spoken.error as Error).message).toMatch(
+      /refused the API key \(HTTP 401\); check CARTESIA_API_KEY/,
+    );
     expect(problems).toHaveLength(0);
     expect(server.connections).toHaveLength(0);
   });

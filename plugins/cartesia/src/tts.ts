@@ -53,7 +53,13 @@ export class CartesiaTTS implements StreamingTTS {
   /** One speech; text may be pushed in any fragments. See `CartesiaTTSStream`. */
   stream(options: ProviderCallOptions = {}): CartesiaTTSStream {
     return new CartesiaTTSStream(
-      { label: this.label, options: this.options, pool: this.pool, scrubber: this.scrubber, request: this.request },
+      {
+        label: this.label,
+        options: this.options,
+        pool: this.pool,
+        scrubber: this.scrubber,
+        request: this.request,
+      },
       options,
     );
   }

@@ -162,7 +162,8 @@ export class FakeCartesiaServer {
 
   private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     const url = new URL(request.url ?? '/', 'http://localhost');
-    const refused = url.pathname === '/tts/websocket' ? this.authorize(request.headers, url.searchParams) : 404;
+    const refused =
+      url.pathname === '/tts/websocket' ? this.authorize(request.headers, url.searchParams) : 404;
     if (refused !== undefined) {
       socket.end(`HTTP/1.1 ${refused} Refused\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
       return;
@@ -185,7 +186,9 @@ export class FakeCartesiaServer {
     try {
       message = JSON.parse(text) as Record<string, unknown>;
     } catch {
-      connection.socket.send(JSON.stringify({ type: 'error', done: true, error: 'invalid JSON', status_code: 400 }));
+      connection.socket.send(
+        JSON.stringify({ type: 'error', done: true, error: 'invalid JSON', status_code: 400 }),
+      );
       return;
     }
     connection.messages.push(message);
@@ -226,7 +229,13 @@ export class FakeCartesiaServer {
       this.contexts.set(id, context);
     }
     if (context.finished) {
-      this.send(connection, { type: 'error', done: true, context_id: id, error: 'context has expired', status_code: 400 });
+      this.send(connection, {
+        type: 'error',
+        done: true,
+        context_id: id,
+        error: 'context has expired',
+        status_code: 400,
+      });
       return;
     }
     const transcript = typeof message.transcript === 'string' ? message.transcript : '';
@@ -240,7 +249,15 @@ export class FakeCartesiaServer {
       this.send(
         connection,
         errorOn.newShape
-          ? { type: 'error', done: true, title: 'Bad request', message: detail, error_code: 'bad_request', status_code: status, context_id: id }
+          ? {
+              type: 'error',
+              done: true,
+              title: 'Bad request',
+              message: detail,
+              error_code: 'bad_request',
+              status_code: status,
+              context_id: id,
+            }
           : { type: 'error', done: true, error: detail, status_code: status, context_id: id },
       );
       return;
@@ -251,13 +268,22 @@ export class FakeCartesiaServer {
       ctx.queue = ctx.queue.then(async () => {
         await this.speak(ctx, this.timestampsWanted(ctx));
         ctx.flushId++;
-        if (!ctx.cancelled) this.send(connection, { type: 'flush_done', done: false, flush_done: true, flush_id: ctx.flushId, status_code: 206, context_id: id });
+        if (!ctx.cancelled)
+          this.send(connection, {
+            type: 'flush_done',
+            done: false,
+            flush_done: true,
+            flush_id: ctx.flushId,
+            status_code: 206,
+            context_id: id,
+          });
       });
     } else if (message.continue !== true) {
       ctx.finished = true;
       ctx.queue = ctx.queue.then(async () => {
         await this.speak(ctx, message.add_timestamps === true || this.timestampsWanted(ctx));
-        if (!ctx.cancelled) this.send(connection, { type: 'done', done: true, status_code: 206, context_id: id });
+        if (!ctx.cancelled)
+          this.send(connection, { type: 'done', done: true, status_code: 206, context_id: id });
       });
     }
   }
@@ -293,7 +319,11 @@ export class FakeCartesiaServer {
       context.chunksSent++;
       const count = (this.chunksOnConnection.get(context.connection) ?? 0) + 1;
       this.chunksOnConnection.set(context.connection, count);
-      if (this.faults.dropAfterChunks !== undefined && !this.dropped && count >= this.faults.dropAfterChunks) {
+      if (
+        this.faults.dropAfterChunks !== undefined &&
+        !this.dropped &&
+        count >= this.faults.dropAfterChunks
+      ) {
         this.dropped = true;
         context.connection.socket.terminate();
         return;
@@ -324,7 +354,8 @@ export class FakeCartesiaServer {
   }
 
   private send(connection: FakeConnection, message: Record<string, unknown>): void {
-    if (connection.socket.readyState === connection.socket.OPEN) connection.socket.send(JSON.stringify(message));
+    if (connection.socket.readyState === connection.socket.OPEN)
+      connection.socket.send(JSON.stringify(message));
   }
 
   private async bytes(
@@ -338,7 +369,11 @@ export class FakeCartesiaServer {
     }
     const refused = this.authorize(request.headers, url.searchParams);
     if (refused !== undefined) {
-      return { status: refused, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"error":"refused"}') };
+      return {
+        status: refused,
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.from('{"error":"refused"}'),
+      };
     }
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
     this.bytesRequests.push({ headers: request.headers, body });
@@ -346,20 +381,29 @@ export class FakeCartesiaServer {
       return {
         status: this.faults.bytesEchoKey,
         headers: { 'content-type': 'application/json' },
-        body: Buffer.from(JSON.stringify({ error: `bad request from key ${String(request.headers['x-api-key'])}` })),
+        body: Buffer.from(
+          JSON.stringify({ error: `bad request from key ${String(request.headers['x-api-key'])}` }),
+        ),
       };
     }
     const scripted = this.faults.bytesStatuses?.shift();
     if (scripted) {
       return {
         status: scripted.status,
-        headers: { 'content-type': 'application/json', ...(scripted.retryAfter ? { 'retry-after': scripted.retryAfter } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          ...(scripted.retryAfter ? { 'retry-after': scripted.retryAfter } : {}),
+        },
         body: Buffer.from(scripted.body ?? '{"error":"scripted failure"}'),
       };
     }
     const format = (body.output_format ?? {}) as { encoding?: string; sample_rate?: number };
     const transcript = typeof body.transcript === 'string' ? body.transcript : '';
-    const context = { index: 0, encoding: format.encoding ?? 'pcm_s16le', sampleRate: format.sample_rate ?? 24_000 };
+    const context = {
+      index: 0,
+      encoding: format.encoding ?? 'pcm_s16le',
+      sampleRate: format.sample_rate ?? 24_000,
+    };
     const audio = samples(context, transcript.length * this.msPerChar);
     return {
       status: 200,
