@@ -80,7 +80,6 @@ export class CartesiaTTSStream implements TTSStream, AsyncIterable<CartesiaSynth
   private queuedMs = 0;
   private startedAt: number | undefined;
   private firstAudioAt: number | undefined;
-  private characters = 0;
   private audioMs = 0;
   private reported = false;
 
@@ -109,7 +108,6 @@ export class CartesiaTTSStream implements TTSStream, AsyncIterable<CartesiaSynth
 
   pushText(text: string): void {
     if (this.inputEnded || this.isOver()) return;
-    this.characters += text.length;
     this.enqueue(this.feeder.push(text));
   }
 
@@ -186,7 +184,8 @@ export class CartesiaTTSStream implements TTSStream, AsyncIterable<CartesiaSynth
       this.retryOrFail(asAPIError(this.deps.label, error));
       return;
     }
-    this.armStallTimer();
+    // Sending more text is no sign of life from the server: a running timer keeps running.
+    if (this.stallTimer === undefined) this.armStallTimer();
   }
 
   /** Opens a context on the shared socket and sends everything said so far. */
@@ -290,6 +289,7 @@ export class CartesiaTTSStream implements TTSStream, AsyncIterable<CartesiaSynth
     this.state = 'finished';
     this.output.close();
     this.report(undefined, false);
+    this.controller.dispose();
   }
 
   /**
@@ -333,6 +333,7 @@ export class CartesiaTTSStream implements TTSStream, AsyncIterable<CartesiaSynth
     const clean = this.deps.scrubber.error(error);
     this.output.fail(clean);
     this.report(clean, false);
+    this.controller.dispose();
   }
 
   /** Interrupted, aborted or closed: nothing more of this speech reaches the consumer. */
@@ -396,7 +397,10 @@ export class CartesiaTTSStream implements TTSStream, AsyncIterable<CartesiaSynth
       endpoint: 'websocket',
       contextId: this.context,
       ttfbMs: this.firstAudioAt === undefined ? undefined : this.firstAudioAt - startedAt,
-      characters: this.characters,
+      characters: this.history.reduce(
+        (sum, m) => sum + (typeof m.transcript === 'string' ? m.transcript.length : 0),
+        0,
+      ),
       audioDurationMs: this.audioMs,
       durationMs: now - startedAt,
       attempts: this.retries + 1,
