@@ -33,6 +33,15 @@ export interface CartesiaSynthesizedAudio extends SynthesizedAudio {
   words?: WordTimestamp[];
 }
 
+/** One speech of a `CartesiaTTS`: the spec's `TTSStream`, with what Cartesia adds. */
+export interface CartesiaTTSStream extends TTSStream {
+  [Symbol.asyncIterator](): AsyncIterator<CartesiaSynthesizedAudio>;
+  /** Every word timestamp received for this speech, in order (also those after the last chunk). */
+  readonly words: readonly WordTimestamp[];
+  /** The Cartesia context id of the current attempt; undefined before the speech starts. */
+  readonly contextId: string | undefined;
+}
+
 export interface ContextStreamDeps {
   label: string;
   options: ResolvedOptions;
@@ -55,8 +64,7 @@ type State = 'idle' | 'connecting' | 'live' | 'waiting' | 'finished' | 'failed' 
  * Cancelling (abort, `close()`, stopping the iteration) sends `cancel` for the context and stops
  * listening to it at once: audio still in flight is dropped, audio queued here is discarded.
  */
-export class CartesiaTTSStream implements TTSStream, AsyncIterable<CartesiaSynthesizedAudio> {
-  /** Every word timestamp received for this speech, in order (also those after the last chunk). */
+export class ContextStream implements CartesiaTTSStream {
   readonly words: WordTimestamp[] = [];
   private readonly deps: ContextStreamDeps;
   private readonly call: ProviderCallOptions;
@@ -101,7 +109,6 @@ export class CartesiaTTSStream implements TTSStream, AsyncIterable<CartesiaSynth
     else this.controller.signal.addEventListener('abort', () => this.cancel(), { once: true });
   }
 
-  /** The Cartesia context id of the current attempt; undefined before the speech starts. */
   get contextId(): string | undefined {
     return this.context;
   }

@@ -1,4 +1,4 @@
-export { type CartesiaSynthesizedAudio, CartesiaTTSStream } from './context-stream.js';
+export type { CartesiaSynthesizedAudio, CartesiaTTSStream } from './context-stream.js';
 export { API_KEY_ENV, CartesiaConfigError } from './errors.js';
 export type { CartesiaTTSMetrics } from './metrics.js';
 export {

@@ -5,7 +5,7 @@ import {
   type SynthesizedAudio,
 } from '@voxwire/agents/provider-utils';
 import { synthesizeBytes } from './bytes.js';
-import { CartesiaTTSStream } from './context-stream.js';
+import { type CartesiaTTSStream, ContextStream } from './context-stream.js';
 import { KeyScrubber } from './errors.js';
 import { type CartesiaTTSOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import { generationRequest } from './protocol.js';
@@ -52,7 +52,7 @@ export class CartesiaTTS implements StreamingTTS {
 
   /** One speech; text may be pushed in any fragments. See `CartesiaTTSStream`. */
   stream(options: ProviderCallOptions = {}): CartesiaTTSStream {
-    return new CartesiaTTSStream(
+    return new ContextStream(
       {
         label: this.label,
         options: this.options,
