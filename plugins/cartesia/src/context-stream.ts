@@ -71,7 +71,7 @@ export class ContextStream implements CartesiaTTSStream {
   private readonly controller: LinkedController;
   private readonly feeder: TextFeeder;
   /** Every message of the context so far, without its id: sent again when the speech starts over. */
-  private readonly history: Array<Record<string, unknown>> = [];
+  private history: Array<Record<string, unknown>> = [];
   private readonly output: Channel<CartesiaSynthesizedAudio>;
   private readonly chunker: FrameChunker;
   private readonly converter: PcmConverter;
@@ -80,6 +80,14 @@ export class ContextStream implements CartesiaTTSStream {
   private context: string | undefined;
   private retries = 0;
   private receivedAudio = false;
+  /** When the current context last sent audio. */
+  private lastAudioAt: number | undefined;
+  /** 16-bit bytes received over all contexts of the speech: where a new context's timestamps start. */
+  private receivedBytes = 0;
+  private wordOffsetMs = 0;
+  private sentCharacters = 0;
+  /** Text sent on the current context since its last flush: Cartesia may not have spoken it yet. */
+  private sinceFlush = '';
   private inputEnded = false;
   private owedFlushes = 0;
   private owedDone = false;
@@ -127,11 +135,16 @@ export class ContextStream implements CartesiaTTSStream {
     if (this.inputEnded || this.isOver()) return;
     this.inputEnded = true;
     this.enqueue(this.feeder.end());
-    if (this.history.length === 0) {
+    if (this.state === 'idle') {
       // Nothing to say: no context is opened at all.
       this.state = 'finished';
       this.output.close();
       this.controller.dispose();
+      return;
+    }
+    // All its audio came and the context has expired since: ending it would only draw an error.
+    if (this.state === 'live' && this.contextMayHaveExpired()) {
+      this.finish();
       return;
     }
     this.send({ ...this.deps.request, transcript: '', continue: false });
@@ -176,8 +189,18 @@ export class ContextStream implements CartesiaTTSStream {
 
   /** Records the message for a restart and sends it now when the context is live. */
   private send(message: Record<string, unknown>): void {
+    if (this.state === 'live' && typeof message.transcript === 'string' && message.transcript !== '') {
+      if (this.contextMayHaveExpired()) this.rotateContext();
+    }
     this.history.push(message);
-    if (message.flush === true) this.owedFlushes++;
+    if (typeof message.transcript === 'string') {
+      this.sentCharacters += message.transcript.length;
+      this.sinceFlush += message.transcript;
+    }
+    if (message.flush === true) {
+      this.owedFlushes++;
+      this.sinceFlush = '';
+    }
     if (message.continue === false) this.owedDone = true;
     if (this.state === 'idle') {
       this.startedAt = this.deps.options.clock.now();
@@ -193,6 +216,39 @@ export class ContextStream implements CartesiaTTSStream {
     }
     // Sending more text is no sign of life from the server: a running timer keeps running.
     if (this.stallTimer === undefined) this.armStallTimer();
+  }
+
+  /**
+   * Cartesia expires a context one second after its last audio: after a pause of the LLM that long,
+   * more text on it would be refused. Nothing owed and silent for `contextIdleLimitMs` (leaving room
+   * for the network both ways) means the rest of the speech needs a new context.
+   */
+  private contextMayHaveExpired(): boolean {
+    if (this.lastAudioAt === undefined || this.owedFlushes > 0 || this.owedDone) return false;
+    return this.deps.options.clock.now() - this.lastAudioAt >= this.deps.options.contextIdleLimitMs;
+  }
+
+  /**
+   * The speech goes on in a fresh context on the same socket; its timestamps continue where its audio
+   * is. Text the old context had not been asked to speak yet is sent again on the new one, and the old
+   * one is cancelled so that it cannot speak it too.
+   */
+  private rotateContext(): void {
+    const socket = this.socket!;
+    this.stopListening(true);
+    const carried = this.sinceFlush;
+    const context = randomUUID();
+    this.socket = socket;
+    this.context = context;
+    this.history = [];
+    this.sinceFlush = '';
+    this.lastAudioAt = undefined;
+    this.wordOffsetMs = (this.receivedBytes / 2 / this.deps.options.sampleRate) * 1000;
+    socket.attach(context, this.listenerFor(context));
+    if (carried !== '') {
+      this.sentCharacters -= carried.length;
+      this.send(this.textMessage(carried));
+    }
   }
 
   /** Opens a context on the shared socket and sends everything said so far. */
@@ -242,17 +298,27 @@ export class ContextStream implements CartesiaTTSStream {
         const bytes = this.converter.push(decodeBase64(message.data));
         if (bytes.length > 0) {
           this.receivedAudio = true;
-          this.firstAudioAt ??= this.deps.options.clock.now();
+          this.lastAudioAt = this.deps.options.clock.now();
+          this.firstAudioAt ??= this.lastAudioAt;
+          this.receivedBytes += bytes.length;
+          // Audio nobody asked for yet: Cartesia spoke the unflushed text on its own (its buffer delay).
+          if (this.owedFlushes === 0 && !this.owedDone) this.sinceFlush = '';
         }
         for (const frame of this.chunker.pushBytes(bytes)) {
           if (!this.deliver(frame)) return;
         }
         break;
       }
-      case 'timestamps':
-        this.words.push(...message.words);
-        this.pendingWords.push(...message.words);
+      case 'timestamps': {
+        const offset = this.wordOffsetMs;
+        const words =
+          offset === 0
+            ? message.words
+            : message.words.map((w) => ({ ...w, startMs: w.startMs + offset, endMs: w.endMs + offset }));
+        this.words.push(...words);
+        this.pendingWords.push(...words);
         break;
+      }
       case 'flush_done':
         this.owedFlushes = Math.max(0, this.owedFlushes - 1);
         break;
@@ -404,10 +470,7 @@ export class ContextStream implements CartesiaTTSStream {
       endpoint: 'websocket',
       contextId: this.context,
       ttfbMs: this.firstAudioAt === undefined ? undefined : this.firstAudioAt - startedAt,
-      characters: this.history.reduce(
-        (sum, m) => sum + (typeof m.transcript === 'string' ? m.transcript.length : 0),
-        0,
-      ),
+      characters: this.sentCharacters,
       audioDurationMs: this.audioMs,
       durationMs: now - startedAt,
       attempts: this.retries + 1,

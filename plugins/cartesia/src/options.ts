@@ -52,6 +52,12 @@ export interface CartesiaTTSOptions {
    * not sent (the server's default). The plugin flushes at every sentence end anyway.
    */
   maxBufferDelayMs?: number;
+  /**
+   * Text that comes this long after a speech's context last sent audio (the LLM paused) goes on in a
+   * new context of the same speech: Cartesia expires a context one second after its last audio, and
+   * the network delays both ways eat into that second. Default 600 ms.
+   */
+  contextIdleLimitMs?: number;
   /** Where sentence ends (the flush points) are found. Default: the core's `SentenceTokenizer`. */
   tokenizer?: SentenceTokenizer;
   /** Length of the audio frames yielded. Default 20 ms. */
@@ -103,6 +109,7 @@ export interface ResolvedOptions {
   experimentalControls: CartesiaExperimentalControls | undefined;
   wordTimestamps: boolean;
   maxBufferDelayMs: number | undefined;
+  contextIdleLimitMs: number;
   tokenizer: SentenceTokenizer | undefined;
   frameSizeMs: number;
   connectTimeoutMs: number;
@@ -146,6 +153,7 @@ export function resolveOptions(
     experimentalControls: options.experimentalControls,
     wordTimestamps: options.wordTimestamps ?? true,
     maxBufferDelayMs: options.maxBufferDelayMs,
+    contextIdleLimitMs: options.contextIdleLimitMs ?? 600,
     tokenizer: options.tokenizer,
     frameSizeMs: options.frameSizeMs ?? 20,
     connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
@@ -165,6 +173,7 @@ export function resolveOptions(
     'idleTimeoutMs',
     'requestTimeoutMs',
     'maxBufferedAudioMs',
+    'contextIdleLimitMs',
   ] as const) {
     if (!(resolved[name] > 0)) {
       throw new CartesiaConfigError(`${name} must be a positive number of ms, got ${resolved[name]}`);

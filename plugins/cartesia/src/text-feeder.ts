@@ -25,6 +25,8 @@ export class TextFeeder {
   private sent = 0;
   /** Where, in `text`, the tokenizer's sentences are searched from. */
   private searchFrom = 0;
+  /** Text went out since the last flush. */
+  private unflushed = false;
 
   constructor(tokenizer: SentenceTokenizer = new SentenceTokenizer()) {
     this.sentences = tokenizer.stream();
@@ -46,7 +48,7 @@ export class TextFeeder {
       const end = at + sentence.length;
       this.searchFrom = end;
       if (end > this.sent) this.emit(end, steps);
-      steps.push({ type: 'flush' });
+      this.flushInto(steps);
     }
     this.emit(this.holdPoint(), steps);
     return steps;
@@ -59,7 +61,7 @@ export class TextFeeder {
     // The tokenizer starts afresh: what it held is being spoken now.
     this.sentences.flush();
     this.searchFrom = this.text.length;
-    if (this.text.trim() !== '') steps.push({ type: 'flush' });
+    this.flushInto(steps);
     return steps;
   }
 
@@ -73,8 +75,17 @@ export class TextFeeder {
 
   private emit(until: number, steps: FeedStep[]): void {
     if (until <= this.sent) return;
-    steps.push({ type: 'text', text: this.text.slice(this.sent, until) });
+    const text = this.text.slice(this.sent, until);
+    steps.push({ type: 'text', text });
     this.sent = until;
+    if (text.trim() !== '') this.unflushed = true;
+  }
+
+  /** A flush with nothing new to speak would only wait for an empty answer. */
+  private flushInto(steps: FeedStep[]): void {
+    if (!this.unflushed) return;
+    this.unflushed = false;
+    steps.push({ type: 'flush' });
   }
 
   /**

@@ -306,6 +306,66 @@ describe('CartesiaTTS.stream()', () => {
     expect(spoken.ms).toBeCloseTo('Thinking done.'.length * 10, 5);
   });
 
+  it('goes on in a new context when the LLM paused long enough for Cartesia to expire the first', async () => {
+    await server.close();
+    server = await FakeCartesiaServer.start({ apiKey: KEY, contextExpiryMs: 150 });
+    const { tts, metrics } = make({ contextIdleLimitMs: 80 });
+    const stream = tts.stream();
+    stream.pushText('The first sentence is spoken. Then');
+    const reading = drain(stream);
+    await until(() => (server.contextList()[0]?.chunksSent ?? 0) > 0 && stream.words.length >= 5);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    stream.pushText(' the rest comes, much later.');
+    stream.endInput();
+    const spoken = await reading;
+    expect(spoken.error).toBeUndefined();
+    const text = 'The first sentence is spoken. Then the rest comes, much later.';
+    expect(spoken.ms).toBeCloseTo(text.length * 10, 5);
+    const [first, second] = server.contextList();
+    // " Then" had reached the first context but was never asked for: it moves to the second one.
+    expect(first!.transcript).toBe('The first sentence is spoken. Then');
+    expect(first!.cancelled).toBe(true);
+    expect(second!.transcript).toBe(' Then the rest comes, much later.');
+    expect(stream.contextId).toBe(second!.id);
+    // The second context's timestamps continue where the first one's audio ended.
+    expect(stream.words.map((w) => w.word)).toEqual(text.split(' '));
+    const then = stream.words.find((w) => w.word === 'Then')!;
+    expect(then.startMs).toBe('The first sentence is spoken. '.length * 10);
+    expect(metrics[0]).toMatchObject({ characters: text.length, error: undefined });
+  });
+
+  it('without that, the expired context refuses the rest (the fake models the expiry)', async () => {
+    await server.close();
+    server = await FakeCartesiaServer.start({ apiKey: KEY, contextExpiryMs: 150 });
+    const { tts } = make({ contextIdleLimitMs: 10_000 });
+    const stream = tts.stream();
+    stream.pushText('The first sentence is spoken. Then');
+    const reading = drain(stream);
+    await until(() => stream.words.length >= 5);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    stream.pushText(' the rest.');
+    stream.endInput();
+    const spoken = await reading;
+    expect((spoken.error as Error).message).toContain('context has expired');
+  });
+
+  it('ends a speech whose audio all came, after a pause, without touching its expired context', async () => {
+    await server.close();
+    server = await FakeCartesiaServer.start({ apiKey: KEY, contextExpiryMs: 150 });
+    const { tts } = make({ contextIdleLimitMs: 80 });
+    const stream = tts.stream();
+    stream.pushText('Just this.');
+    stream.flush();
+    const reading = drain(stream);
+    await until(() => stream.words.length === 2);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    stream.endInput();
+    const spoken = await reading;
+    expect(spoken.error).toBeUndefined();
+    expect(spoken.ms).toBeCloseTo(100, 5);
+    expect(server.messages.some((m) => m.continue === false)).toBe(false);
+  });
+
   it('fails every speech on a socket that sends a frame that is not Cartesia JSON', async () => {
     const { tts } = make();
     const stream = tts.stream();

@@ -44,6 +44,11 @@ export interface FakeCartesiaOptions {
   chunkMs?: number;
   /** Pause between chunks, in real ms. Default 1. */
   chunkGapMs?: number;
+  /**
+   * A context expires this long after its last chunk, as Cartesia's do after one second: a message on
+   * it after that is answered with an error. Default: contexts never expire.
+   */
+  contextExpiryMs?: number;
 }
 
 export interface FakeConnection {
@@ -72,6 +77,7 @@ interface FakeContext {
   /** Generations run one after the other, as the server speaks a context in order. */
   queue: Promise<void>;
   chunksSent: number;
+  lastChunkAt: number | undefined;
 }
 
 export class FakeCartesiaServer {
@@ -85,6 +91,7 @@ export class FakeCartesiaServer {
   private readonly msPerChar: number;
   private readonly chunkMs: number;
   private readonly chunkGapMs: number;
+  private readonly contextExpiryMs: number | undefined;
   private chunksOnConnection = new Map<FakeConnection, number>();
   private dropped = false;
   private droppedFirst = false;
@@ -97,6 +104,7 @@ export class FakeCartesiaServer {
     this.msPerChar = options.msPerChar ?? 10;
     this.chunkMs = options.chunkMs ?? 40;
     this.chunkGapMs = options.chunkGapMs ?? 1;
+    this.contextExpiryMs = options.contextExpiryMs;
     server.on('upgrade', (request, socket, head) => this.upgrade(request, socket, head));
     server.on('request', (request, response) => {
       void this.bytes(request).then(
@@ -225,10 +233,16 @@ export class FakeCartesiaServer {
         sampleRate: format.sample_rate ?? 24_000,
         queue: Promise.resolve(),
         chunksSent: 0,
+        lastChunkAt: undefined,
       };
       this.contexts.set(id, context);
     }
-    if (context.finished) {
+    const expired =
+      this.contextExpiryMs !== undefined &&
+      context.lastChunkAt !== undefined &&
+      Date.now() - context.lastChunkAt > this.contextExpiryMs;
+    if (context.finished || expired) {
+      context.finished = true;
       this.send(connection, {
         type: 'error',
         done: true,
@@ -264,9 +278,12 @@ export class FakeCartesiaServer {
     }
     if (this.faults.stallOn !== undefined && context.transcript.includes(this.faults.stallOn)) return;
     const ctx = context;
+    // A flush or the end speaks what came before it, not what arrives while earlier audio is sent.
+    const spoken = ctx.pending;
+    if (message.flush === true || message.continue !== true) ctx.pending = '';
     if (message.flush === true) {
       ctx.queue = ctx.queue.then(async () => {
-        await this.speak(ctx, this.timestampsWanted(ctx));
+        await this.speak(ctx, spoken, this.timestampsWanted(ctx));
         ctx.flushId++;
         if (!ctx.cancelled)
           this.send(connection, {
@@ -281,7 +298,7 @@ export class FakeCartesiaServer {
     } else if (message.continue !== true) {
       ctx.finished = true;
       ctx.queue = ctx.queue.then(async () => {
-        await this.speak(ctx, message.add_timestamps === true || this.timestampsWanted(ctx));
+        await this.speak(ctx, spoken, message.add_timestamps === true || this.timestampsWanted(ctx));
         if (!ctx.cancelled)
           this.send(connection, { type: 'done', done: true, status_code: 206, context_id: id });
       });
@@ -292,10 +309,8 @@ export class FakeCartesiaServer {
     return context.connection.messages.some((m) => m.context_id === context.id && m.add_timestamps === true);
   }
 
-  /** Speaks the context's pending text: chunks, then the words' timestamps. */
-  private async speak(context: FakeContext, timestamps: boolean): Promise<void> {
-    const text = context.pending;
-    context.pending = '';
+  /** Speaks a context's text: chunks, then the words' timestamps. */
+  private async speak(context: FakeContext, text: string, timestamps: boolean): Promise<void> {
     if (text.trim() === '') return;
     const totalMs = text.length * this.msPerChar;
     const startMs = context.spokenMs;
@@ -317,6 +332,7 @@ export class FakeCartesiaServer {
         context_id: context.id,
       });
       context.chunksSent++;
+      context.lastChunkAt = Date.now();
       const count = (this.chunksOnConnection.get(context.connection) ?? 0) + 1;
       this.chunksOnConnection.set(context.connection, count);
       if (
