@@ -86,6 +86,12 @@ interface CartesiaTTSOptions {
      * not sent (the server's default). The plugin flushes at every sentence end anyway.
      */
     maxBufferDelayMs?: number;
+    /**
+     * Text that comes this long after a speech's context last sent audio (the LLM paused) goes on in a
+     * new context of the same speech: Cartesia expires a context one second after its last audio, and
+     * the network delays both ways eat into that second. Default 600 ms.
+     */
+    contextIdleLimitMs?: number;
     /** Where sentence ends (the flush points) are found. Default: the core's `SentenceTokenizer`. */
     tokenizer?: SentenceTokenizer;
     /** Length of the audio frames yielded. Default 20 ms. */
