@@ -147,7 +147,7 @@ export class ContextStream implements CartesiaTTSStream {
       this.finish();
       return;
     }
-    this.send({ ...this.deps.request, transcript: '', continue: false });
+    this.send({ ...this.textMessage(''), continue: false });
   }
 
   async close(): Promise<void> {
@@ -175,10 +175,11 @@ export class ContextStream implements CartesiaTTSStream {
   private enqueue(steps: FeedStep[]): void {
     for (const step of steps) {
       if (step.type === 'text') this.send(this.textMessage(step.text));
-      else this.send({ ...this.deps.request, transcript: '', continue: true, flush: true });
+      else this.send({ ...this.textMessage(''), flush: true });
     }
   }
 
+  /** Every message of a context carries the same fields but its transcript, `continue` and `flush`. */
   private textMessage(text: string): Record<string, unknown> {
     const { options } = this.deps;
     const message: Record<string, unknown> = { ...this.deps.request, transcript: text, continue: true };

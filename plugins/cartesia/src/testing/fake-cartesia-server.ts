@@ -78,6 +78,18 @@ interface FakeContext {
   queue: Promise<void>;
   chunksSent: number;
   lastChunkAt: number | undefined;
+  /** The first message's fields, which every later one must repeat (Cartesia's rule for contexts). */
+  fields: string;
+}
+
+const VARYING_FIELDS = new Set(['transcript', 'continue', 'flush', 'context_id', 'duration']);
+
+function fixedFields(message: Record<string, unknown>): string {
+  return JSON.stringify(
+    Object.entries(message)
+      .filter(([key]) => !VARYING_FIELDS.has(key))
+      .sort(),
+  );
 }
 
 export class FakeCartesiaServer {
@@ -234,6 +246,7 @@ export class FakeCartesiaServer {
         queue: Promise.resolve(),
         chunksSent: 0,
         lastChunkAt: undefined,
+        fields: fixedFields(message),
       };
       this.contexts.set(id, context);
     }
@@ -241,6 +254,18 @@ export class FakeCartesiaServer {
       this.contextExpiryMs !== undefined &&
       context.lastChunkAt !== undefined &&
       Date.now() - context.lastChunkAt > this.contextExpiryMs;
+    if (!context.finished && fixedFields(message) !== context.fields) {
+      context.finished = true;
+      this.send(connection, {
+        type: 'error',
+        done: true,
+        context_id: id,
+        error:
+          'inputs on the same context must keep all fields except transcript, continue and duration the same',
+        status_code: 400,
+      });
+      return;
+    }
     if (context.finished || expired) {
       context.finished = true;
       this.send(connection, {
