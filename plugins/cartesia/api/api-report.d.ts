@@ -182,6 +182,11 @@ declare class CartesiaTTS implements StreamingTTS {
     /** One speech; text may be pushed in any fragments. See `CartesiaTTSStream`. */
     stream(options?: ProviderCallOptions): CartesiaTTSStream;
     synthesize(text: string, options?: ProviderCallOptions): AsyncIterable<SynthesizedAudio>;
+    /**
+     * Opens the shared socket now, so that the first speech does not wait for the handshake. A failure
+     * here is not reported: the first speech connects again and fails with the error if it persists.
+     */
+    prewarm(): void;
     /** Closes the shared socket; speeches still running fail with `APIConnectionError`. */
     close(): Promise<void>;
 }

@@ -139,6 +139,16 @@ describe('CartesiaTTS.stream()', () => {
     expect(server.contexts.size).toBe(3);
   });
 
+  it('prewarm() opens the shared socket before the first speech', async () => {
+    const { tts } = make();
+    tts.prewarm();
+    await until(() => server.connections.length === 1);
+    expect(server.connections[0]!.messages).toHaveLength(0);
+    const spoken = await speak(tts, ['Ready.']).done;
+    expect(spoken.error).toBeUndefined();
+    expect(server.connections).toHaveLength(1);
+  });
+
   it('cancels the context on close(): nothing more of it comes out, not even chunks already in flight', async () => {
     server.faults.chunksAfterCancel = 5;
     const { tts, metrics } = make();

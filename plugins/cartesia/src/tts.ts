@@ -72,6 +72,14 @@ export class CartesiaTTS implements StreamingTTS {
     );
   }
 
+  /**
+   * Opens the shared socket now, so that the first speech does not wait for the handshake. A failure
+   * here is not reported: the first speech connects again and fails with the error if it persists.
+   */
+  prewarm(): void {
+    this.pool.acquire(new AbortController().signal).catch(() => {});
+  }
+
   /** Closes the shared socket; speeches still running fail with `APIConnectionError`. */
   async close(): Promise<void> {
     this.pool.close();
