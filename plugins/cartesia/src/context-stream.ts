@@ -143,7 +143,7 @@ export class ContextStream implements CartesiaTTSStream {
       return;
     }
     // All its audio came and the context has expired since: ending it would only draw an error.
-    if (this.state === 'live' && this.contextMayHaveExpired()) {
+    if (this.state === 'live' && this.contextMayHaveExpired() && this.sinceFlush === '') {
       this.finish();
       return;
     }
@@ -190,8 +190,10 @@ export class ContextStream implements CartesiaTTSStream {
 
   /** Records the message for a restart and sends it now when the context is live. */
   private send(message: Record<string, unknown>): void {
-    if (this.state === 'live' && typeof message.transcript === 'string' && message.transcript !== '') {
-      if (this.contextMayHaveExpired()) this.rotateContext();
+    if (this.state === 'live' && this.contextMayHaveExpired()) {
+      if (!this.rotateContext()) return;
+      // A new context with nothing to speak yet: a flush there would ask for nothing.
+      if (message.flush === true && this.history.length === 0) return;
     }
     this.history.push(message);
     if (typeof message.transcript === 'string') {
@@ -234,7 +236,7 @@ export class ContextStream implements CartesiaTTSStream {
    * is. Text the old context had not been asked to speak yet is sent again on the new one, and the old
    * one is cancelled so that it cannot speak it too.
    */
-  private rotateContext(): void {
+  private rotateContext(): boolean {
     const socket = this.socket!;
     this.stopListening(true);
     const carried = this.sinceFlush;
@@ -245,11 +247,17 @@ export class ContextStream implements CartesiaTTSStream {
     this.sinceFlush = '';
     this.lastAudioAt = undefined;
     this.wordOffsetMs = (this.receivedBytes / 2 / this.deps.options.sampleRate) * 1000;
-    socket.attach(context, this.listenerFor(context));
+    try {
+      socket.attach(context, this.listenerFor(context));
+    } catch (error) {
+      this.retryOrFail(asAPIError(this.deps.label, error));
+      return false;
+    }
     if (carried !== '') {
       this.sentCharacters -= carried.length;
       this.send(this.textMessage(carried));
     }
+    return !this.isOver();
   }
 
   /** Opens a context on the shared socket and sends everything said so far. */

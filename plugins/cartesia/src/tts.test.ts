@@ -357,6 +357,31 @@ describe('CartesiaTTS.stream()', () => {
     expect((spoken.error as Error).message).toContain('context has expired');
   });
 
+  it('after such a pause, a flush or the end carries the unspoken text to a new context', async () => {
+    await server.close();
+    server = await FakeCartesiaServer.start({ apiKey: KEY, contextExpiryMs: 150 });
+    const { tts } = make({ contextIdleLimitMs: 80 });
+    const stream = tts.stream();
+    stream.pushText('A first sentence, spoken. And');
+    const reading = drain(stream);
+    await until(() => stream.words.length >= 4);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    stream.flush();
+    await until(() => stream.words.length >= 5);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    stream.pushText(' then');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    stream.endInput();
+    const spoken = await reading;
+    expect(spoken.error).toBeUndefined();
+    expect(spoken.ms).toBeCloseTo('A first sentence, spoken. And then'.length * 10, 5);
+    expect(server.contextList().map((c) => c.transcript)).toEqual([
+      'A first sentence, spoken. And',
+      ' And',
+      ' then',
+    ]);
+  });
+
   it('ends a speech whose audio all came, after a pause, without touching its expired context', async () => {
     await server.close();
     server = await FakeCartesiaServer.start({ apiKey: KEY, contextExpiryMs: 150 });
