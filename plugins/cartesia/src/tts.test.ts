@@ -424,6 +424,49 @@ describe('CartesiaTTS.stream()', () => {
     expect((await reading).error).toBeUndefined();
   });
 
+  it('fails every speech on the socket for an error that names no context, and keeps the socket', async () => {
+    const { tts } = make();
+    const a = tts.stream();
+    const b = tts.stream();
+    a.pushText('One');
+    b.pushText('Two');
+    const [readA, readB] = [drain(a), drain(b)];
+    await until(() => server.messages.length === 2);
+    server.sendRaw(
+      JSON.stringify({ type: 'error', done: true, error: 'Malformed request', status_code: 400 }),
+    );
+    for (const spoken of await Promise.all([readA, readB])) {
+      expect(spoken.error).toBeInstanceOf(APIStatusError);
+      expect((spoken.error as Error).message).toContain('Malformed request');
+    }
+    expect((await speak(tts, ['Three.']).done).error).toBeUndefined();
+    expect(server.connections).toHaveLength(1);
+  });
+
+  it('retries a refused handshake that may pass later, then gives up with it', async () => {
+    server.faults.rejectStatus = 503;
+    const { tts } = make({ retry: { maxRetries: 2, initialDelayMs: 1, jitter: 0 } });
+    const problems: ProviderProblem[] = [];
+    const spoken = await speak(tts, ['Hello.'], problems).done;
+    expect(spoken.error).toMatchObject({ statusCode: 503, retryable: true });
+    expect(problems.map((p) => p.type)).toEqual(['retrying', 'retrying']);
+    server.faults.rejectStatus = undefined;
+    expect((await speak(tts, ['Hello again.']).done).error).toBeUndefined();
+  });
+
+  it('stops a speech whose unread audio exceeds maxBufferedAudioMs, after the audio that fit', async () => {
+    const { tts } = make({ maxBufferedAudioMs: 100 });
+    const stream = tts.stream();
+    stream.pushText('Nobody reads this audio while it is being generated.');
+    stream.endInput();
+    await until(() => server.messages.some((m) => m.cancel === true));
+    const spoken = await drain(stream);
+    expect(spoken.ms).toBeLessThanOrEqual(100);
+    expect(spoken.ms).toBeGreaterThan(0);
+    expect(spoken.error).toBeInstanceOf(APIError);
+    expect((spoken.error as Error).message).toContain('more than 100 ms of audio were waiting');
+  });
+
   it('fails pending speeches when the TTS is closed', async () => {
     const { tts } = make();
     const stream = tts.stream();
