@@ -1,5 +1,6 @@
 import type { LLM, NoticeLevel, STT, TTS, TurnHandlingOptions } from '@voxwire/agents';
 import { EspeakTTS } from '@voxwire/plugin-espeak';
+import { CartesiaTTS } from '@voxwire/plugin-cartesia';
 import * as openai from '@voxwire/plugin-openai';
 import { HeardSpeech } from './offline/heard-speech.js';
 import { OfflineLLM } from './offline/offline-llm.js';
@@ -24,8 +25,8 @@ type Env = Record<string, string | undefined>;
  *   else an offline stand-in that says what it heard;
  * - STT: OpenAI with a key; else the length of each utterance (`DEEPGRAM_API_KEY` is noticed: its plugin
  *   is coming);
- * - TTS: OpenAI with a key; else espeak-ng when installed; else playing back what it heard
- *   (`CARTESIA_API_KEY` is noticed: its plugin is coming).
+ * - TTS: Cartesia (`CARTESIA_API_KEY`, streaming over one WebSocket); else OpenAI with a key; else
+ *   espeak-ng when installed; else playing back what it heard.
  */
 export async function chooseProviders(env: Env = process.env): Promise<Providers> {
   const notices: Providers['notices'] = [];
@@ -67,7 +68,11 @@ export async function chooseProviders(env: Env = process.env): Promise<Providers
 
   let tts: TTS;
   let ttsName: string;
-  if (key) {
+  const cartesiaKey = nonEmpty(env.CARTESIA_API_KEY);
+  if (cartesiaKey) {
+    tts = new CartesiaTTS({ apiKey: cartesiaKey });
+    ttsName = 'Cartesia (streaming)';
+  } else if (key) {
     tts = new openai.TTS({ voice: 'alloy', ...clientOptions });
     ttsName = 'OpenAI speech';
   } else if (await espeakAvailable()) {
@@ -80,12 +85,6 @@ export async function chooseProviders(env: Env = process.env): Promise<Providers
       level: 'warn',
       message:
         'No local voice: espeak-ng is not installed, so the agent plays back what it heard. Install it (sudo apt-get install espeak-ng, or brew install espeak-ng) to hear it speak.',
-    });
-  }
-  if (nonEmpty(env.CARTESIA_API_KEY)) {
-    notices.push({
-      level: 'info',
-      message: `CARTESIA_API_KEY is set, but @voxwire/plugin-cartesia is not released yet: using ${ttsName} for the voice.`,
     });
   }
 
