@@ -317,7 +317,8 @@ class FakeLiveSession {
     const inWord = this.recognizer.inWord;
     if (this.segmentWords.length > 0 && !inWord) {
       if (this.endpointingMs !== undefined && silentMs >= this.endpointingMs) {
-        this.sendResults(true, true);
+        // Like Deepgram, the segment ends where the endpoint was found, wherever the frames end.
+        this.sendResults(true, true, false, this.lastWordEndMs + this.endpointingMs);
         this.speechActive = false;
       } else if (position - this.segmentStartMs >= (this.options.maxSegmentMs ?? 5_000)) {
         this.sendResults(true, false);
@@ -395,8 +396,8 @@ class FakeLiveSession {
     }
   }
 
-  private sendResults(isFinal: boolean, speechFinal: boolean, fromFinalize = false): void {
-    const position = this.recognizer.positionMs;
+  private sendResults(isFinal: boolean, speechFinal: boolean, fromFinalize = false, endMs?: number): void {
+    const position = Math.min(endMs ?? this.recognizer.positionMs, this.recognizer.positionMs);
     this.outbox.send({
       type: 'Results',
       channel_index: [0, 1],
