@@ -13,3 +13,4 @@ export {
 } from './options.js';
 export { DeepgramSTT } from './stt.js';
 export type { DeepgramSpeechAlternative, DeepgramWord } from './transcript.js';
+export { DeepgramFluxSTT, type DeepgramFluxSTTOptions } from './flux.js';

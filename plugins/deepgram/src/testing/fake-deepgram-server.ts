@@ -33,7 +33,8 @@ export interface LiveFault {
   /** Which connection (0 = the first accepted one). */
   connection: number;
   afterAudioMs: number;
-  action: 'drop' | 'malformed' | { close: number; reason: string };
+  /** `send`: one message of the server's choosing (a Flux `Error`, say). */
+  action: 'drop' | 'malformed' | { close: number; reason: string } | { send: unknown };
 }
 
 export interface LiveConnectionRecord {
@@ -205,7 +206,7 @@ export async function startFakeDeepgram(options: FakeDeepgramOptions = {}): Prom
       };
       const index = state.connections.push(record) - 1;
       const outbox = new Outbox(ws, record, () => state.slowMs);
-      if (url.pathname === '/v2/listen') new FakeFluxSession(ws, record, outbox);
+      if (url.pathname === '/v2/listen') new FakeFluxSession(ws, record, index, outbox, state);
       else new FakeLiveSession(ws, record, index, outbox, state, options);
     });
   });
@@ -347,15 +348,7 @@ class FakeLiveSession {
   }
 
   private applyFaults(): void {
-    const faults = this.server.liveFaults;
-    for (let i = 0; i < faults.length; i++) {
-      const fault = faults[i]!;
-      if (fault.connection !== this.index || this.recognizer.positionMs < fault.afterAudioMs) continue;
-      faults.splice(i--, 1);
-      if (fault.action === 'drop') this.ws.terminate();
-      else if (fault.action === 'malformed') this.outbox.raw('{"type": "Results", "channel": {oops');
-      else this.outbox.close(fault.action.close, fault.action.reason);
-    }
+    applyLiveFaults(this.server, this.index, this.recognizer.positionMs, this.ws, this.outbox);
   }
 
   private onControl(text: string): void {
@@ -417,6 +410,27 @@ class FakeLiveSession {
       this.segmentStartMs = position;
       this.segmentWords = [];
     }
+  }
+}
+
+/** Applies the faults due on connection `index` once it has heard `positionMs` of audio. */
+export function applyLiveFaults(
+  server: FakeDeepgramServer,
+  index: number,
+  positionMs: number,
+  ws: WebSocket,
+  outbox: Outbox,
+): void {
+  const faults = server.liveFaults;
+  for (let i = 0; i < faults.length; i++) {
+    const fault = faults[i]!;
+    if (fault.connection !== index || positionMs < fault.afterAudioMs) continue;
+    faults.splice(i--, 1);
+    const action = fault.action;
+    if (action === 'drop') ws.terminate();
+    else if (action === 'malformed') outbox.raw('{"type": "Results", "channel": {oops');
+    else if ('send' in action) outbox.send(action.send);
+    else outbox.close(action.close, action.reason);
   }
 }
 

@@ -1,6 +1,11 @@
 import type { RawData, WebSocket } from 'ws';
 import { CodedSpeechRecognizer, type HeardWord } from './coded-speech.js';
-import type { LiveConnectionRecord, Outbox } from './fake-deepgram-server.js';
+import {
+  applyLiveFaults,
+  type FakeDeepgramServer,
+  type LiveConnectionRecord,
+  type Outbox,
+} from './fake-deepgram-server.js';
 
 /** Silence after the last word before the fake's eager end of turn, and its end of turn. */
 export const FAKE_FLUX_EAGER_MS = 200;
@@ -26,9 +31,11 @@ export class FakeFluxSession {
   private lastUpdateMs = 0;
 
   constructor(
-    ws: WebSocket,
+    private readonly ws: WebSocket,
     private readonly record: LiveConnectionRecord,
+    private readonly index: number,
     private readonly outbox: Outbox,
+    private readonly server: FakeDeepgramServer,
   ) {
     this.recognizer = new CodedSpeechRecognizer(Number(record.query.get('sample_rate') ?? 16_000));
     this.eager = record.query.get('eager_eot_threshold') !== null;
@@ -77,6 +84,7 @@ export class FakeFluxSession {
       this.turnStartMs = position;
       this.turnInfo('Update');
     }
+    applyLiveFaults(this.server, this.index, position, this.ws, this.outbox);
   }
 
   private onControl(text: string): void {
