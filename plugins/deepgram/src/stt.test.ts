@@ -135,6 +135,35 @@ describe('DeepgramSTT live', () => {
     ]);
   });
 
+  it('measures the time from the end of speech to its final on the Clock', async () => {
+    const clock = new VirtualClock({ autoAdvance: false });
+    const { onMetrics, metrics } = recorder();
+    const stream = stt({ clock, endpointingMs: 100, onMetrics }).stream({ sampleRate: 16_000 });
+    const events: string[] = [];
+    const reading = (async () => {
+      for await (const event of stream) events.push(show(event));
+    })();
+    // The words end at 300 ms of audio, pushed at clock time 0; the silence that lets Deepgram
+    // endpoint comes 240 ms later on the clock.
+    for (const frame of speechFrames(['hello'])) stream.pushFrame(frame);
+    await until(() => server.connections[0]?.audioMs === 300, 2_000, 'the speech at the server');
+    await clock.advance(240);
+    for (const frame of silenceFrames(200)) stream.pushFrame(frame);
+    await until(() => events.includes('final_transcript:Hello'), 2_000, 'the final');
+    stream.endInput();
+    await reading;
+    expect(metrics.find((m) => m.type === 'final_transcript')).toMatchObject({
+      endOfSpeechToFinalMs: 240,
+      fromFinalize: false,
+      audioProcessedMs: 400,
+    });
+    expect(metrics.find((m) => m.type === 'stream_ended')).toMatchObject({
+      audioSentMs: 500,
+      audioProcessedMs: 500,
+      durationMs: 240,
+    });
+  });
+
   it('sends KeepAlive on the Clock while no audio flows, and none while audio flows', async () => {
     const clock = new VirtualClock({ autoAdvance: false });
     const stream = stt({ clock, keepAliveIntervalMs: 3_000 }).stream({ sampleRate: 16_000 });
