@@ -18,6 +18,8 @@ export interface OpenedSocket {
   connection: SocketConnection<WebSocketData, WebSocketMessage>;
   /** The `dg-request-id` of the upgrade's answer. */
   requestId: string | undefined;
+  /** Bytes sent but not yet handed to the network (`ws` keeps them without a bound). */
+  bufferedAmount(): number;
 }
 
 /**
@@ -52,7 +54,7 @@ export async function openDeepgramSocket(
     openWebSocket(ws as unknown as WebSocketLike, { signal: options.signal, label: options.label }),
     refused,
   ]);
-  return { connection, requestId };
+  return { connection, requestId, bufferedAmount: () => ws.bufferedAmount };
 }
 
 function refusalError(label: string, response: IncomingMessage, body: string): APIStatusError {

@@ -204,6 +204,24 @@ describe('DeepgramSTT reliability', () => {
     expect((error as Error).message).toMatch(/within 100 ms of endInput/);
   });
 
+  it('a connection that stops draining is replaced instead of buffering audio without a bound', async () => {
+    const { onProblem, problems } = recorder();
+    server.liveFaults.push({ connection: 0, afterAudioMs: 100, action: 'stall' });
+    const stream = stt({ replayCapacityMs: 1_000 }).stream({ sampleRate: 16_000, onProblem });
+    const result = collect(stream);
+    const second = silenceFrames(1_000, { frameMs: 1_000 })[0]!;
+    // Far more than the kernel's socket buffers hold: the client's own buffer must start to grow.
+    for (let i = 0; i < 400 && server.connections.length < 2; i++) {
+      stream.pushFrame(second);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    await stream.close();
+    await result;
+    const reconnecting = problems.find((p) => p.type === 'reconnecting') as { error: Error } | undefined;
+    expect(reconnecting?.error.message).toMatch(/stopped draining/);
+    expect(server.connections.length).toBeGreaterThanOrEqual(2);
+  });
+
   it('audio that outgrows the replay buffer during an outage is reported as dropped', async () => {
     const { onProblem, problems } = recorder();
     server.liveFaults.push({ connection: 0, afterAudioMs: 1_500, action: 'drop' });

@@ -85,6 +85,8 @@ export abstract class DeepgramSocketStream implements STTStream {
     this.config = config;
     this.startedAtMs = config.clock.now();
     const onProblem = config.onProblem;
+    // As much audio as the replay buffer keeps, and never less than a second of it.
+    const maxBufferedBytes = (Math.max(config.replayCapacityMs, 1_000) * config.sampleRate * 2) / 1000;
     this.socket = new ReconnectingSocket<WebSocketData, Incoming>({
       label: config.label,
       clock: config.clock,
@@ -94,15 +96,23 @@ export abstract class DeepgramSocketStream implements STTStream {
       replay: { mode: 'acknowledged', capacity: config.replayCapacityMs, maxMessages: MAX_REPLAY_MESSAGES },
       ...(onProblem ? { onProblem: (problem) => onProblem(this.scrubProblem(problem)) } : {}),
       connect: async (_attempt, signal, info) => {
-        const { connection, requestId } = await openDeepgramSocket(config.url, config.apiKey, {
-          signal,
-          label: config.label,
-        });
+        const opened = await openDeepgramSocket(config.url, config.apiKey, { signal, label: config.label });
+        const { connection, requestId } = opened;
         this.requestIds.push(requestId ?? '');
         const messages = (async function* () {
           for await (const data of connection.messages) yield { data, offsetMs: info.resumeFrom, requestId };
         })();
-        return { send: connection.send, close: connection.close, messages };
+        const send = (data: WebSocketData): void => {
+          // A connection that stopped draining would hold audio without a bound: replace it instead.
+          // What it held is still in the replay buffer and goes out again on the next connection.
+          if (opened.bufferedAmount() > maxBufferedBytes) {
+            throw new APIConnectionError(
+              `${config.label}: the connection stopped draining (${opened.bufferedAmount()} bytes waiting to be sent)`,
+            );
+          }
+          connection.send(data);
+        };
+        return { send, close: connection.close, messages };
       },
     });
     if (config.signal?.aborted) {

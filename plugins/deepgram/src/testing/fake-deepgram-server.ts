@@ -34,7 +34,7 @@ export interface LiveFault {
   connection: number;
   afterAudioMs: number;
   /** `send`: one message of the server's choosing (a Flux `Error`, say). */
-  action: 'drop' | 'malformed' | { close: number; reason: string } | { send: unknown };
+  action: 'drop' | 'malformed' | 'stall' | { close: number; reason: string } | { send: unknown };
 }
 
 export interface LiveConnectionRecord {
@@ -429,6 +429,8 @@ export function applyLiveFaults(
     const action = fault.action;
     if (action === 'drop') ws.terminate();
     else if (action === 'malformed') outbox.raw('{"type": "Results", "channel": {oops');
+    // Stops reading: the client's writes back up, as over a network that stopped moving.
+    else if (action === 'stall') (ws as unknown as { _socket: { pause(): void } })._socket.pause();
     else if ('send' in action) outbox.send(action.send);
     else outbox.close(action.close, action.reason);
   }
