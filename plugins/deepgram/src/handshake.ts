@@ -20,6 +20,8 @@ export interface OpenedSocket {
   requestId: string | undefined;
   /** Bytes sent but not yet handed to the network (`ws` keeps them without a bound). */
   bufferedAmount(): number;
+  /** False once a close has begun (either side), before the close event says how it ended. */
+  isOpen(): boolean;
 }
 
 /**
@@ -54,7 +56,12 @@ export async function openDeepgramSocket(
     openWebSocket(ws as unknown as WebSocketLike, { signal: options.signal, label: options.label }),
     refused,
   ]);
-  return { connection, requestId, bufferedAmount: () => ws.bufferedAmount };
+  return {
+    connection,
+    requestId,
+    bufferedAmount: () => ws.bufferedAmount,
+    isOpen: () => ws.readyState === WebSocket.OPEN,
+  };
 }
 
 function refusalError(label: string, response: IncomingMessage, body: string): APIStatusError {

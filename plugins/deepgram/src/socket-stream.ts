@@ -103,6 +103,10 @@ export abstract class DeepgramSocketStream implements STTStream {
           for await (const data of connection.messages) yield { data, offsetMs: info.resumeFrom, requestId };
         })();
         const send = (data: WebSocketData): void => {
+          // The server has begun to close: its close code, not this send, must decide whether to
+          // reconnect (a failed send counts as a retryable break and would hide a 1008). The data
+          // stays in the replay buffer either way.
+          if (!opened.isOpen()) return;
           // A connection that stopped draining would hold audio without a bound: replace it instead.
           // What it held is still in the replay buffer and goes out again on the next connection.
           if (opened.bufferedAmount() > maxBufferedBytes) {
@@ -152,7 +156,7 @@ export abstract class DeepgramSocketStream implements STTStream {
   }
 
   endInput(): void {
-    if (this.closed || this.inputEnded) return;
+    if (this.closed || this.inputEnded || this.finished) return;
     this.inputEnded = true;
     this.socket.end(CLOSE_STREAM, { size: CLOSE_STREAM_SIZE_MS });
     this.endTimer = this.config.clock.setTimer(this.config.endInputTimeoutMs, () => {
