@@ -10,22 +10,25 @@ export class PushTimeline {
   private ends: number[] = [];
   private times: number[] = [];
   private head = 0;
+  /** The end of the last forgotten push: positions up to it are unknown. */
+  private forgottenUntil = Number.NEGATIVE_INFINITY;
 
   /** Audio up to `endPositionMs` was pushed at `atMs`. */
   pushed(endPositionMs: number, atMs: number): void {
     this.ends.push(endPositionMs);
     this.times.push(atMs);
-    if (this.ends.length - this.head > MAX_ENTRIES) this.head++;
+    if (this.ends.length - this.head > MAX_ENTRIES) this.forget();
     this.compact();
   }
 
   /** When the audio at `positionMs` was pushed; undefined when forgotten or not pushed yet. */
   at(positionMs: number): number | undefined {
+    // Timestamps come back as seconds with rounding: a hair past a frame's end still belongs to it.
+    if (positionMs <= this.forgottenUntil + 0.5) return undefined;
     let low = this.head;
     let high = this.ends.length;
     while (low < high) {
       const middle = (low + high) >> 1;
-      // Timestamps come back as seconds with rounding: a hair past a frame's end still belongs to it.
       if (this.ends[middle]! + 0.5 < positionMs) low = middle + 1;
       else high = middle;
     }
@@ -34,8 +37,13 @@ export class PushTimeline {
 
   /** Audio before `positionMs` is finalized: forgets it. */
   forgetBefore(positionMs: number): void {
-    while (this.head < this.ends.length && this.ends[this.head]! < positionMs) this.head++;
+    while (this.head < this.ends.length && this.ends[this.head]! < positionMs) this.forget();
     this.compact();
+  }
+
+  private forget(): void {
+    this.forgottenUntil = this.ends[this.head]!;
+    this.head++;
   }
 
   private compact(): void {

@@ -135,7 +135,7 @@ export abstract class DeepgramSocketStream implements STTStream {
   }
 
   pushFrame(frame: AudioFrame): void {
-    if (this.closed || this.inputEnded) return;
+    if (this.closed || this.inputEnded || this.finished) return;
     if (frame.sampleRate !== this.config.sampleRate || frame.channels !== 1) {
       throw new InvalidAudioError(
         `${this.config.label}: frames must be mono at ${this.config.sampleRate} Hz, got ${frame.channels} channel(s) at ${frame.sampleRate} Hz`,
@@ -149,7 +149,7 @@ export abstract class DeepgramSocketStream implements STTStream {
   }
 
   flush(): void {
-    if (this.closed || this.inputEnded) return;
+    if (this.closed || this.inputEnded || this.finished) return;
     // Replayed like audio: after a reconnect the server must still be asked to finalize.
     this.socket.send(this.config.flushMessage);
     this.flushed(this.config.clock.now());
