@@ -1,6 +1,7 @@
 import { ChatContext } from '@voxwire/agents';
 import { toLLMMessages } from '@voxwire/agents/provider-utils';
 import { CartesiaTTS } from '@voxwire/plugin-cartesia';
+import { DeepgramSTT } from '@voxwire/plugin-deepgram';
 import { EspeakTTS } from '@voxwire/plugin-espeak';
 import * as openai from '@voxwire/plugin-openai';
 import { describe, expect, it } from 'vitest';
@@ -42,10 +43,16 @@ describe('chooseProviders', () => {
     expect(named.llm.model).toBe('qwen');
   });
 
-  it('notices a Deepgram key whose plugin is still coming', async () => {
-    const p = await chooseProviders({ DEEPGRAM_API_KEY: 'dg' });
-    const text = p.notices.map((n) => n.message).join('\n');
-    expect(text).toContain('@voxwire/plugin-deepgram is not released yet');
+  it('recognizes speech with Deepgram when DEEPGRAM_API_KEY is set, with or without OpenAI', async () => {
+    const alone = await chooseProviders({ DEEPGRAM_API_KEY: 'dg-test-key' });
+    expect(alone.stt).toBeInstanceOf(DeepgramSTT);
+    expect(alone.stt.label).toBe('deepgram/nova-3');
+    expect(alone.understands).toBe(false); // no LLM that understands words yet
+    const both = await chooseProviders({ DEEPGRAM_API_KEY: 'dg-test-key', OPENAI_API_KEY: 'sk-test' });
+    expect(both.stt).toBeInstanceOf(DeepgramSTT);
+    expect(both.understands).toBe(true);
+    expect(both.turnHandling.minEndpointingDelay).toBe(500);
+    expect(both.notices[0]?.message).toContain('speech recognition by Deepgram (nova-3, streaming)');
   });
 
   it('speaks with Cartesia when CARTESIA_API_KEY is set, with or without OpenAI', async () => {

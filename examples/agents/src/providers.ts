@@ -1,4 +1,5 @@
 import type { LLM, NoticeLevel, STT, TTS, TurnHandlingOptions } from '@voxwire/agents';
+import { DeepgramSTT } from '@voxwire/plugin-deepgram';
 import { EspeakTTS } from '@voxwire/plugin-espeak';
 import { CartesiaTTS } from '@voxwire/plugin-cartesia';
 import * as openai from '@voxwire/plugin-openai';
@@ -23,8 +24,8 @@ type Env = Record<string, string | undefined>;
  * Picks providers from the environment, falling back to local ones so that the loop always runs:
  * - LLM: OpenAI (`OPENAI_API_KEY`) or any OpenAI-compatible server (`OPENAI_BASE_URL`, `OPENAI_MODEL`);
  *   else an offline stand-in that says what it heard;
- * - STT: OpenAI with a key; else the length of each utterance (`DEEPGRAM_API_KEY` is noticed: its plugin
- *   is coming);
+ * - STT: Deepgram's streaming recognizer (`DEEPGRAM_API_KEY`); else OpenAI with a key; else the length
+ *   of each utterance;
  * - TTS: Cartesia (`CARTESIA_API_KEY`, streaming over one WebSocket); else OpenAI with a key; else
  *   espeak-ng when installed; else playing back what it heard.
  */
@@ -59,11 +60,11 @@ export async function chooseProviders(env: Env = process.env): Promise<Providers
     stt = new openai.STT({ ...clientOptions });
     sttName = 'OpenAI transcription';
   }
-  if (nonEmpty(env.DEEPGRAM_API_KEY)) {
-    notices.push({
-      level: 'info',
-      message: `DEEPGRAM_API_KEY is set, but @voxwire/plugin-deepgram is not released yet: using ${sttName} for speech recognition.`,
-    });
+  const deepgramKey = nonEmpty(env.DEEPGRAM_API_KEY);
+  if (deepgramKey) {
+    // Streaming: words arrive while the user speaks, and the turn's last ones as soon as it is committed.
+    stt = new DeepgramSTT({ apiKey: deepgramKey });
+    sttName = 'Deepgram (nova-3, streaming)';
   }
 
   let tts: TTS;
@@ -102,7 +103,8 @@ export async function chooseProviders(env: Env = process.env): Promise<Providers
     understands,
     // A recognizer that transcribes whole utterances answers after the VAD's end of speech: the turn
     // waits long enough for its transcript (a local one is instant, a remote one takes a few hundred ms).
-    turnHandling: { minEndpointingDelay: stt === heard ? 600 : 900 },
+    // A streaming recognizer has its words when the user stops: the default delay is enough.
+    turnHandling: { minEndpointingDelay: stt === heard ? 600 : stt instanceof DeepgramSTT ? 500 : 900 },
     notices,
   };
 }
