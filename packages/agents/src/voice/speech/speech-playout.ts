@@ -294,6 +294,7 @@ async function* synthesize(
         deps.metrics.ttsFirstByte(handle, deps.clock.now() - startedAt);
       }
       sync.pushAudio(chunk.frame.durationMs);
+      if (chunk.words) sync.pushWords(chunk.words);
       yield chunk.frame;
       if (signal.aborted) return;
     }
