@@ -11,6 +11,7 @@ import type { ActiveAgent } from './active-agent.js';
 import type { Agent } from './agent.js';
 import type { AgentTask } from './agent-task.js';
 import { runAgentHook } from './agent-hooks.js';
+import { TaskQueue } from './task-queue.js';
 
 export interface AgentTransitionsDeps {
   // biome-ignore lint/suspicious/noExplicitAny: serves sessions of any user data type.
@@ -32,6 +33,10 @@ export interface AgentTransitionsDeps {
  * awaited in a tool takes over until it completes, then hands the conversation back to its parent.
  */
 export class AgentTransitions {
+  /** Tasks take turns: one talks to the user at a time. */
+  private readonly queue = new TaskQueue();
+  private readonly handBackWaiters = new Map<Agent, Array<() => void>>();
+
   constructor(private readonly deps: AgentTransitionsDeps) {}
 
   /** Puts `agent` in charge and runs its `onEnter`. */
@@ -73,21 +78,40 @@ export class AgentTransitions {
     const { agents, activity, threads, reporter, closed } = this.deps;
     if (closed.aborted) throw new SessionClosedError();
     const parentSpeech = runContext?.speechHandle;
-    if (parentSpeech?.interrupted) {
+    const notStarted = (): SpeechInterruptedError =>
       // A cut tool must not take the conversation over: its speech is gone.
-      throw new SpeechInterruptedError(
-        `AgentTask ${task.id} was not started: its speech ${parentSpeech.id} was interrupted`,
+      new SpeechInterruptedError(
+        `AgentTask ${task.id} was not started: its speech ${parentSpeech?.id} was interrupted`,
       );
-    }
+    if (parentSpeech?.interrupted) throw notStarted();
+    // Held from the moment the task is awaited, also while it waits for its turn behind a sibling.
     const release = parentSpeech?.holdInterruptions();
-    if (parentSpeech)
-      reporter.trace({ type: 'interruption_hold', speechId: parentSpeech.id, holds: parentSpeech.holdCount });
+    const traceHolds = (): void => {
+      if (parentSpeech)
+        reporter.trace({
+          type: 'interruption_hold',
+          speechId: parentSpeech.id,
+          holds: parentSpeech.holdCount,
+        });
+    };
+    traceHolds();
+    try {
+      const stop = parentSpeech ? AbortSignal.any([closed, parentSpeech.interruptSignal]) : closed;
+      await this.queue.turn(task, runContext?.agent, stop);
+    } catch (error) {
+      release?.();
+      traceHolds();
+      if (closed.aborted) throw new SessionClosedError('The session closed before the AgentTask could start');
+      if (parentSpeech?.interrupted) throw notStarted();
+      throw error;
+    }
     reporter.trace({ type: 'task_started', taskId: task.id, parentSpeechId: parentSpeech?.id });
     const parent = agents.current;
     activity.taskStarted();
     threads.taskStarted(parentSpeech);
     let outcome: 'completed' | 'failed' | 'cancelled' = 'failed';
     try {
+      if (parentSpeech?.interrupted) throw notStarted();
       await this.activate(task, parent);
       const result = await raceAbort(task.result, closed);
       outcome = 'completed';
@@ -109,15 +133,37 @@ export class AgentTransitions {
         // The task may have listened with its own providers; the parent listens with its own again.
         if (task.vad !== parent.vad || task.stt !== parent.stt) this.deps.input.reopenStreams();
       }
+      this.queue.ended(task);
+      this.settleHandBack(task);
       release?.();
-      if (parentSpeech)
-        reporter.trace({
-          type: 'interruption_hold',
-          speechId: parentSpeech.id,
-          holds: parentSpeech.holdCount,
-        });
+      traceHolds();
       activity.taskHandedBack();
     }
+  }
+
+  /**
+   * Resolves once `task` has handed the conversation back (at once when it is not running): a turn that
+   * completed the task is answered by whoever is in charge afterwards.
+   */
+  handedBack(task: Agent): Promise<void> {
+    if (!this.running(task)) return Promise.resolve();
+    let waiters = this.handBackWaiters.get(task);
+    if (!waiters) {
+      waiters = [];
+      this.handBackWaiters.set(task, waiters);
+    }
+    const list = waiters;
+    return new Promise<void>((resolve) => list.push(resolve));
+  }
+
+  private running(task: Agent): boolean {
+    return this.deps.agents.current === task || this.queue.isActive(task);
+  }
+
+  private settleHandBack(task: Agent): void {
+    const waiters = this.handBackWaiters.get(task);
+    this.handBackWaiters.delete(task);
+    for (const resolve of waiters ?? []) resolve();
   }
 
   /** The session closes: the agent in charge exits. */
