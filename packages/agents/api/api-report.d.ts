@@ -1363,6 +1363,8 @@ interface CommittedTurn {
     finalTranscriptAtMs: number | undefined;
     /** False when only an interim transcript was available at commit time. */
     transcriptFinal: boolean;
+    /** Mean recognizer confidence (0..1) of the turn's finals, when every one of them reported it. */
+    transcriptConfidence: number | undefined;
 }
 
 type AgentState = 'initializing' | 'idle' | 'listening' | 'thinking' | 'speaking';

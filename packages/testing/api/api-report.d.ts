@@ -1018,7 +1018,7 @@ declare class LogRecorder {
 declare function serializeLog(log: readonly LogEntry[]): string;
 
 interface Violation {
-    /** Stable invariant id: L1..L10, S1..S12 (see INVARIANTS). */
+    /** Stable invariant id: L1..L10, S1..S13 (see INVARIANTS). */
     id: string;
     message: string;
     /** Virtual time of the offending moment. */
@@ -1053,6 +1053,7 @@ declare const INVARIANTS: {
     readonly S10: "one agent_false_interruption per pause; no resume without it";
     readonly S11: "a failure surfaces as an error event and never breaks later turns";
     readonly S12: "back-pressure or counted drops, never unbounded buffering";
+    readonly S13: "every final transcript reaches the user message of its turn";
 };
 type InvariantId = keyof typeof INVARIANTS;
 interface CheckOptions {

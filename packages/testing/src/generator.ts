@@ -401,6 +401,7 @@ function generateFaults(rng: Rng, lastEnd: number): Fault[] {
       [2, 'vad'],
       [1, 'turn_detector'],
       [0.3, 'input'],
+      [0.5, 'bad_frame'],
     ]);
     faults.push({ atMs: rng.ms(0, lastEnd + 2000, 10), target, durationMs: rng.ms(100, 3000, 50) });
   }

@@ -537,6 +537,45 @@ const CASES: Record<InvariantId, { broken: () => LogEntry[]; kept: () => LogEntr
         .at(2000)
         .end(),
   },
+  S13: {
+    // A late final corrects a turn committed from an interim, and drops what the turn already held.
+    broken: () =>
+      new LogBuilder()
+        .at(1000)
+        .event('user_input_transcribed', { transcript: 'book a table', isFinal: true })
+        .at(2000)
+        .event('user_input_transcribed', { transcript: 'for', isFinal: false })
+        .trace('user_turn_committed', {
+          turnId: 'turn_1',
+          transcript: 'book a table for',
+          lastSpeechMs: 1500,
+        })
+        .at(2300)
+        .event('user_input_transcribed', { transcript: 'for two', isFinal: true })
+        .trace('user_turn_committed', { turnId: 'turn_1', transcript: 'for two', lastSpeechMs: 1500 })
+        .at(4000)
+        .end(),
+    kept: () =>
+      new LogBuilder()
+        .at(1000)
+        .event('user_input_transcribed', { transcript: 'book a table', isFinal: true })
+        .at(2000)
+        .event('user_input_transcribed', { transcript: 'for', isFinal: false })
+        .trace('user_turn_committed', {
+          turnId: 'turn_1',
+          transcript: 'book a table for',
+          lastSpeechMs: 1500,
+        })
+        .at(2300)
+        .event('user_input_transcribed', { transcript: 'for two', isFinal: true })
+        .trace('user_turn_committed', {
+          turnId: 'turn_1',
+          transcript: 'book a table for two',
+          lastSpeechMs: 1500,
+        })
+        .at(4000)
+        .end(),
+  },
 };
 
 describe('checkInvariants', () => {

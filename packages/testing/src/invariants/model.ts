@@ -2,7 +2,7 @@ import { type ChatItem, defaultTurnHandling } from '@voxwire/agents';
 import type { EntryOf, LogEntry, LogEntryType, SimConfig } from '../log.js';
 
 export interface Violation {
-  /** Stable invariant id: L1..L10, S1..S12 (see INVARIANTS). */
+  /** Stable invariant id: L1..L10, S1..S13 (see INVARIANTS). */
   id: string;
   message: string;
   /** Virtual time of the offending moment. */

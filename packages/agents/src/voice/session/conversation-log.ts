@@ -16,7 +16,7 @@ export class ConversationLog {
     private readonly agents: Pick<ActiveAgent, 'current'>,
   ) {}
 
-  userMessage(text: string): ChatMessage {
+  userMessage(text: string, transcriptConfidence?: number): ChatMessage {
     return {
       type: 'message',
       id: this.session.ids('msg'),
@@ -24,6 +24,7 @@ export class ConversationLog {
       content: [text],
       interrupted: false,
       createdAtMs: this.session.clock.now(),
+      ...(transcriptConfidence !== undefined ? { transcriptConfidence } : {}),
     };
   }
 

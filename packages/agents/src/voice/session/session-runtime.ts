@@ -22,6 +22,7 @@ import { type CommittedTurn, type UserState, UserTurnTracker } from '../turn/use
 import { ActivityState } from './activity-state.js';
 import type { AgentSession, SessionStartOptions } from './agent-session.js';
 import { ConversationLog } from './conversation-log.js';
+import { errorSourceOf } from './error-source.js';
 import { InFlightTasks } from './in-flight-tasks.js';
 import { LatencyMetrics } from './latency-metrics.js';
 import type { AgentState } from './session-events.js';
@@ -50,7 +51,7 @@ export class SessionRuntime {
   private readonly reporter: SessionReporter;
   private readonly agents: ActiveAgent;
   private readonly log: ConversationLog;
-  private readonly inFlight = new InFlightTasks();
+  private readonly inFlight: InFlightTasks;
   private readonly tracker: UserTurnTracker;
   private readonly activity: ActivityState;
   private readonly scheduler: SpeechScheduler;
@@ -72,6 +73,7 @@ export class SessionRuntime {
     const turnHandling = session.turnHandling;
     const closed = this.closeController.signal;
     const reporter = new SessionReporter(session);
+    this.inFlight = new InFlightTasks((error) => reporter.error(errorSourceOf(error), error, true));
     const agents = new ActiveAgent(session, options.agent);
     const log = new ConversationLog(session, agents);
     const gate = new PlayoutGate(clock);

@@ -64,7 +64,7 @@ export class TurnResponder {
       }
     }
     const message: ChatMessage = {
-      ...this.deps.log.userMessage(turn.transcript),
+      ...this.deps.log.userMessage(turn.transcript, turn.transcriptConfidence),
       createdAtMs: session.clock.now(),
     };
     this.deps.inFlight.track(this.reply(turn, message));
