@@ -208,7 +208,7 @@ function extendForTools(seed: number, scenario: Scenario): void {
     // ...and, now and then, a follow-up re-emits the call it follows (same id, name and arguments).
     for (const reply of replies) {
       const name = reply.match?.afterTool;
-      if (name === undefined || !firstArgs.has(name) || !rng.chance(0.3)) continue;
+      if (name === undefined || !firstArgs.has(name) || !rng.chance(0.6)) continue;
       const args = firstArgs.get(name);
       reply.toolCalls = [{ name, id: 'call_0', ...(args ? { args } : {}) }];
     }

@@ -12,8 +12,8 @@ interface Waiter {
  * in the order they were awaited, so each task's questions and the user's answers belong to that task.
  * A task awaited by the task in charge (from its own tools or hooks) nests inside it and starts at once.
  *
- * The requester is the agent the awaiting code works for (the owner of the tool's reply); `undefined`
- * when unknown (a hook), which counts as the agent in charge.
+ * The requester is the agent the awaiting code works for (the owner of the tool's reply, or the agent
+ * whose hook awaits); `undefined` when unknown, which counts as the agent in charge.
  */
 export class TaskQueue {
   /** Tasks in charge, innermost last. */

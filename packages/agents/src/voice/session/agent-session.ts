@@ -185,8 +185,12 @@ export class AgentSession<UserData = unknown> extends TypedEmitter<SessionEvents
   }
 
   /** @internal Runs an AgentTask awaited inside a tool or hook, and returns its result. */
-  runTask<Result>(task: AgentTask<Result>, runContext: RunContext | undefined): Promise<Result> {
-    return this.requireRuntime('runTask').runTask(task, runContext);
+  runTask<Result>(
+    task: AgentTask<Result>,
+    runContext: RunContext | undefined,
+    requester?: Agent,
+  ): Promise<Result> {
+    return this.requireRuntime('runTask').runTask(task, runContext, requester);
   }
 
   /**

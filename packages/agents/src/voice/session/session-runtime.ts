@@ -252,8 +252,12 @@ export class SessionRuntime {
     return this.transitions.handoff(next);
   }
 
-  runTask<Result>(task: AgentTask<Result>, runContext: RunContext | undefined): Promise<Result> {
-    return this.transitions.runTask(task, runContext);
+  runTask<Result>(
+    task: AgentTask<Result>,
+    runContext: RunContext | undefined,
+    requester?: Agent,
+  ): Promise<Result> {
+    return this.transitions.runTask(task, runContext, requester);
   }
 
   async close(reason: string, timeoutMs: number): Promise<void> {

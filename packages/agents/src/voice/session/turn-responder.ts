@@ -87,6 +87,7 @@ export class TurnResponder {
     let skip: string | undefined;
     await runAgentHook(
       session,
+      agent,
       'onUserTurnCompleted',
       () => agent.onUserTurnCompleted(agent.chatCtx.copy(), message),
       (error) => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ToolTimeoutError } from '../../errors.js';
 import { startSession } from '../../test-support/session-harness.js';
 import { Agent } from '../agent/agent.js';
+import { AgentTask } from '../agent/agent-task.js';
 import { AgentSession } from '../session/agent-session.js';
 import type { RunContext } from './run-context.js';
 import { tool } from './tool.js';
@@ -75,6 +76,47 @@ describe('tool timeouts', () => {
     expect(r.errors).toEqual([]);
     expect(r.outputs).toEqual([]);
     expect(r.state).toBe('thinking');
+  });
+
+  it('a tool that times out while awaiting an AgentTask ends the task: the parent is in charge again and answers', async () => {
+    class Never extends AgentTask<string> {
+      constructor() {
+        super({ instructions: 'never done', id: 'never' });
+      }
+    }
+    let awaited: unknown;
+    const ask = tool({
+      name: 'ask',
+      description: '',
+      timeoutMs: 3000,
+      execute: async () => {
+        try {
+          return await new Never();
+        } catch (error) {
+          awaited = error;
+          throw error;
+        }
+      },
+    });
+    const parent = new Agent({ instructions: '', tools: [ask] });
+    const h = await startSession({
+      segments: [{ startMs: 500, endMs: 1000, transcript: 'ask me' }],
+      replies: [{ toolCalls: [{ name: 'ask', args: {} }] }, { text: 'Let us skip that.' }],
+      agent: parent,
+      totalMs: 20_000,
+    });
+    const errors: unknown[] = [];
+    h.session.on('error', (e) => errors.push(e.error));
+    await h.run(10_000);
+    expect(errors).toEqual([expect.any(ToolTimeoutError)]);
+    expect(awaited).toBe(errors[0]);
+    expect(h.session.currentAgent).toBe(parent);
+    expect(h.trace.filter((r) => r.type === 'task_finished')).toEqual([
+      expect.objectContaining({ taskId: 'never', outcome: 'failed' }),
+    ]);
+    const spoken = h.session.history.items.filter((i) => i.type === 'message' && i.role === 'assistant');
+    expect(spoken).toEqual([expect.objectContaining({ content: ['Let us skip that.'] })]);
+    await h.session.close();
   });
 
   it('refuses limits that cannot be honoured', () => {
