@@ -21,7 +21,7 @@ export const INVARIANTS = {
   S1: 'agentState is speaking exactly while frames reach the output',
   S2: 'nothing of an interrupted speech is heard or recorded after the interrupt',
   S3: 'an uninterruptible speech is cut only by a forced interrupt',
-  S4: 'a tool awaiting an AgentTask is not cancelled by user audio; holds are counted; sibling tasks take turns',
+  S4: 'a tool awaiting an AgentTask is not cancelled by user audio; holds are counted; sibling tasks take turns; a finished task says nothing',
   S5: 'tool calls and outputs are recorded exactly once; no empty function_tools_executed',
   S6: 'at most one reply is audible per user turn',
   S7: 'an interruptible reply sends no frame while the user speaks',

@@ -710,6 +710,20 @@ describe('tools and sub-tasks as issue #13 defines them', () => {
     expect(ids(inTurn, 'S4')).toEqual([]);
   });
 
+  it('S4: a finished task never asks for a reply; while it runs it may', () => {
+    const log = new LogBuilder()
+      .at(1000)
+      .trace('task_started', { taskId: 'ask_1', parentSpeechId: undefined })
+      .sim('llm_request', { reply: 0, lastItem: 'user: hi', agent: 'ask' })
+      .at(2000)
+      .trace('task_finished', { taskId: 'ask_1', outcome: 'completed' })
+      .sim('llm_request', { reply: 0, lastItem: 'user: my email', agent: 'ask' })
+      .sim('llm_request', { reply: 1, lastItem: 'user: my email', agent: 'assistant' })
+      .at(3000)
+      .end();
+    expect(ids(log, 'S4')).toEqual(['the finished task ask asked the LLM for a reply']);
+  });
+
   it('S5: a function_tools_executed event that reports no call is a violation', () => {
     const log = new LogBuilder()
       .speech('speech_1')

@@ -195,7 +195,7 @@ export function checkS3(m: LogModel, report: Report): void {
 
 /**
  * S4: while a tool awaits an AgentTask, user audio cancels neither the tool nor its speech; tasks awaited
- * by tools of the same speech run one at a time.
+ * by tools of the same speech run one at a time; a finished task generates no reply.
  */
 export function checkS4(m: LogModel, report: Report): void {
   const finished = new Map(m.entries('task_finished').map(({ index, entry }) => [entry.taskId, index]));
@@ -248,6 +248,21 @@ export function checkS4(m: LogModel, report: Report): void {
       else running.set(entry.parentSpeechId, { taskId: entry.taskId, index });
     } else if (entry.type === 'task_finished') {
       for (const [speech, r] of running) if (r.taskId === entry.taskId) running.delete(speech);
+    }
+  });
+  // A task that has finished says nothing more: the agent in charge after it answers.
+  const taskName = (taskId: string): string => taskId.replace(/_\d+$/, '');
+  const runningByName = new Map<string, number>();
+  m.log.forEach((entry, index) => {
+    if (entry.type === 'task_started') {
+      const name = taskName(entry.taskId);
+      runningByName.set(name, (runningByName.get(name) ?? 0) + 1);
+    } else if (entry.type === 'task_finished') {
+      const name = taskName(entry.taskId);
+      runningByName.set(name, (runningByName.get(name) ?? 1) - 1);
+    } else if (entry.type === 'llm_request' && entry.agent !== undefined) {
+      if (runningByName.get(entry.agent) === 0)
+        report(`the finished task ${entry.agent} asked the LLM for a reply`, entry.atMs, [index]);
     }
   });
   const holds = new Map<string, number>();
