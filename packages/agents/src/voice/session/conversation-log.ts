@@ -105,6 +105,8 @@ export class ConversationLog {
       outputs.push(output);
       calls.push(call);
     }
+    // Nothing new to report (every call was already answered): an empty batch is no event.
+    if (calls.length === 0) return outputs;
     this.session.emit('function_tools_executed', {
       speechId: handle.id,
       functionCalls: calls,

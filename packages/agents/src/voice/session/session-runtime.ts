@@ -16,6 +16,7 @@ import { SpeechScheduler } from '../speech/speech-scheduler.js';
 import { TtsStreamOpener } from '../speech/tts-stream.js';
 import { SpeakingRate } from '../speech/transcript-sync.js';
 import type { RunContext } from '../tools/run-context.js';
+import { ToolCallIds } from '../tools/tool-call-ids.js';
 import { InterruptionPolicy } from '../turn/interruption-policy.js';
 import { type CommittedTurn, type UserState, UserTurnTracker } from '../turn/user-turn-tracker.js';
 import { ActivityState } from './activity-state.js';
@@ -152,6 +153,9 @@ export class SessionRuntime {
           tts: new TtsStreamOpener((problem) => reporter.problem('tts', problem)),
         },
         maxToolSteps: session.options.maxToolSteps ?? 3,
+        toolCalls: new ToolCallIds({ history: session.history, context: () => agents.current.chatCtx }),
+        toolTimeoutMs: session.options.toolTimeoutMs,
+        closed,
         agents,
         newId: session.ids,
         reporter,
@@ -167,6 +171,7 @@ export class SessionRuntime {
     const responder = new TurnResponder({
       session,
       agents,
+      transitions,
       policy,
       scheduler,
       log,
@@ -247,8 +252,12 @@ export class SessionRuntime {
     return this.transitions.handoff(next);
   }
 
-  runTask<Result>(task: AgentTask<Result>, runContext: RunContext | undefined): Promise<Result> {
-    return this.transitions.runTask(task, runContext);
+  runTask<Result>(
+    task: AgentTask<Result>,
+    runContext: RunContext | undefined,
+    requester?: Agent,
+  ): Promise<Result> {
+    return this.transitions.runTask(task, runContext, requester);
   }
 
   async close(reason: string, timeoutMs: number): Promise<void> {
