@@ -120,7 +120,10 @@ export class ConversationLog {
    * Replaces the output recorded for `callId` (a cancellation) with what the tool returned after all,
    * keeping its place and id: the call still has exactly one output.
    */
-  replaceToolOutput(callId: string, output: Omit<FunctionCallOutput, 'id' | 'createdAtMs' | 'type'>): boolean {
+  replaceToolOutput(
+    callId: string,
+    output: Omit<FunctionCallOutput, 'id' | 'createdAtMs' | 'type'>,
+  ): boolean {
     const recorded = this.session.history.items.find(
       (i): i is FunctionCallOutput => i.type === 'function_call_output' && i.callId === callId,
     );
