@@ -16,6 +16,18 @@ import { z } from 'zod';
 /** The specification version this file describes. A provider sets `specificationVersion` to it. */
 declare const SPECIFICATION_VERSION = "v1";
 type SpecificationVersion = typeof SPECIFICATION_VERSION;
+/**
+ * A word and when it is spoken, in ms. For a recognizer: of the stream's audio since it opened (so a
+ * reconnecting provider keeps counting). For a synthesizer: of the audio this stream or `synthesize()`
+ * call produced, from its first sample.
+ */
+interface TimedWord {
+    word: string;
+    startMs: number;
+    endMs: number;
+    /** 0..1, when a recognizer reports it per word. */
+    confidence?: number;
+}
 /** A problem the provider worked around; the call goes on. */
 type ProviderProblem = 
 /** A request failed and will be tried again after `delayMs`. */
@@ -430,6 +442,8 @@ interface SpeechAlternative {
     language?: string;
     /** 0..1 when the provider reports it; kept on the user's message as `transcriptConfidence`. */
     confidence?: number;
+    /** The words of `text` with their times, when the provider reports them. */
+    words?: readonly TimedWord[];
 }
 /** What a live recognition stream reports, in order. */
 type STTEvent = 
@@ -601,12 +615,16 @@ declare class STTFallbackAdapter extends TypedEmitter<FallbackAdapterEvents> imp
  * Output audio: 16-bit PCM frames at `sampleRate` with `numChannels`, any frame length. The session
  * resamples for the audio output; the provider never needs to.
  */
-/**
- * One chunk of synthesized audio. An object rather than a bare frame so that later versions can carry
- * more per chunk (word timing) without breaking providers written against v1.
- */
+/** One chunk of synthesized audio. */
 interface SynthesizedAudio {
     frame: AudioFrame;
+    /**
+     * Words whose timing the provider learned since its previous chunk (optional). When a synthesizer
+     * reports them, the agent's transcript follows them (each word shows once half of it has played, and
+     * an interrupted message keeps exactly those words); without them it follows an estimated speaking
+     * rate. Times are of this stream's audio (see `TimedWord`).
+     */
+    words?: readonly TimedWord[];
 }
 interface TTSStream extends AsyncIterable<SynthesizedAudio> {
     /** More text of the same reply. May be called with any fragment: a word, half a word, a sentence. */
@@ -1009,6 +1027,13 @@ type TraceRecord = {
     type: 'tool_call_renamed';
     speechId: string;
     modelCallId: string;
+    callId: string;
+    name: string;
+}
+/** A call recorded as cancelled returned a value after all; its output now holds that value. */
+ | {
+    type: 'tool_result_after_cut';
+    speechId: string;
     callId: string;
     name: string;
 }

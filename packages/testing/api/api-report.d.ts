@@ -1044,7 +1044,7 @@ declare const INVARIANTS: {
     readonly S1: "agentState is speaking exactly while frames reach the output";
     readonly S2: "nothing of an interrupted speech is heard or recorded after the interrupt";
     readonly S3: "an uninterruptible speech is cut only by a forced interrupt";
-    readonly S4: "a tool awaiting an AgentTask is not cancelled by user audio; holds are counted; sibling tasks take turns";
+    readonly S4: "a tool awaiting an AgentTask is not cancelled by user audio; holds are counted; sibling tasks take turns; a finished task says nothing";
     readonly S5: "tool calls and outputs are recorded exactly once; no empty function_tools_executed";
     readonly S6: "at most one reply is audible per user turn";
     readonly S7: "an interruptible reply sends no frame while the user speaks";
