@@ -43,6 +43,7 @@ export default defineAgent({
       stt: providers.stt,
       llm: providers.llm,
       tts: providers.tts,
+      turnDetector: providers.turnDetector,
       turnHandling: providers.turnHandling,
     });
     await session.start({ agent: new Assistant(providers.understands), ...ctx.connect(session) });
