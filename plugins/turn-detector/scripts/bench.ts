@@ -20,7 +20,10 @@ const USER = [
   'no thanks',
 ];
 const conversations: ConversationTurn[][] = USER.map((user, i) => [
-  { role: 'assistant', text: i % 2 === 0 ? 'What can I get you today?' : 'Sure. Anything else I can help you with?' },
+  {
+    role: 'assistant',
+    text: i % 2 === 0 ? 'What can I get you today?' : 'Sure. Anything else I can help you with?',
+  },
   { role: 'user', text: user },
 ]);
 
@@ -32,7 +35,8 @@ const loadStarted = performance.now();
 const model = await EndOfTurnModel.load();
 const loadMs = performance.now() - loadStarted;
 
-for (let i = 0; i < 500; i++) await model.predictEndOfTurn(conversations[i % conversations.length] as ConversationTurn[]);
+for (let i = 0; i < 500; i++)
+  await model.predictEndOfTurn(conversations[i % conversations.length] as ConversationTurn[]);
 
 const total: number[] = [];
 const features: number[] = [];
@@ -57,5 +61,9 @@ console.log(`model load (first in process): ${loadMs.toFixed(1)} ms`);
 console.log(
   `predictEndOfTurn, ${iterations} calls: median ${us(percentile(total, 0.5))}, p95 ${us(percentile(total, 0.95))}, p99 ${us(percentile(total, 0.99))}, max ${us(total.at(-1) as number)}`,
 );
-console.log(`  of which feature extraction: median ${us(percentile(features, 0.5))}, p99 ${us(percentile(features, 0.99))}`);
-console.log(`  CPU per call (user+system): ${us((cpu.user + cpu.system) / 1000 / iterations)}; wall per call ${us(wallMs / iterations)}`);
+console.log(
+  `  of which feature extraction: median ${us(percentile(features, 0.5))}, p99 ${us(percentile(features, 0.99))}`,
+);
+console.log(
+  `  CPU per call (user+system): ${us((cpu.user + cpu.system) / 1000 / iterations)}; wall per call ${us(wallMs / iterations)}`,
+);

@@ -14,7 +14,13 @@ import { FEATURE_VERSION } from '../src/features.js';
 import type { TurnModelConfig } from '../src/model-config.js';
 import { encodeTurnModel } from '../src/onnx/turn-graph.js';
 import { readCorpora, type Split } from '../src/training/corpus.js';
-import { type Example, dialogueExamples, wholeUserTurns } from '../src/training/examples.js';
+import {
+  DEFAULT_EXAMPLE_SETTINGS,
+  dialogueExamples,
+  type Example,
+  type ExampleSettings,
+  wholeUserTurns,
+} from '../src/training/examples.js';
 import { byKind, chooseThreshold, metricsAt, type Scored } from '../src/training/evaluate.js';
 import { SeededRandom } from '../src/training/rng.js';
 import { syntheticExamples } from '../src/training/synthetic.js';
@@ -34,13 +40,23 @@ const { values } = parseArgs({
     out: { type: 'string', default: new URL('../model', import.meta.url).pathname },
     name: { type: 'string', default: 'turn-detector-en' },
     seed: { type: 'string', default: '17' },
-    epochs: { type: 'string', default: '4' },
+    epochs: { type: 'string', default: '2' },
     buckets: { type: 'string', default: String(1 << 16) },
     'embedding-size': { type: 'string', default: '12' },
     'hidden-size': { type: 'string', default: '16' },
-    'learning-rate': { type: 'string', default: '0.05' },
+    'learning-rate': { type: 'string', default: '0.08' },
     'max-false-cut': { type: 'string', default: '0.05' },
     synthetic: { type: 'string', default: '12000' },
+    'function-word-cut-weight': {
+      type: 'string',
+      default: String(DEFAULT_EXAMPLE_SETTINGS.functionWordCutWeight),
+    },
+    'question-mark-kept': { type: 'string', default: String(DEFAULT_EXAMPLE_SETTINGS.questionMarkKept) },
+    'inner-filler-share': { type: 'string', default: String(DEFAULT_EXAMPLE_SETTINGS.innerFillerShare) },
+    'fragment-share': { type: 'string', default: String(DEFAULT_EXAMPLE_SETTINGS.fragmentShare) },
+    'second-cut-share': { type: 'string', default: String(DEFAULT_EXAMPLE_SETTINGS.secondCutShare) },
+    'tail-share': { type: 'string', default: String(DEFAULT_EXAMPLE_SETTINGS.tailShare) },
+    l2: { type: 'string', default: '0' },
   },
 });
 if (!values.data) {
@@ -56,6 +72,7 @@ const settings = {
   hiddenSize: Number(values['hidden-size']),
   epochs: Number(values.epochs),
   learningRate: Number(values['learning-rate']),
+  l2: Number(values.l2),
 };
 const started = Date.now();
 const log = (message: string): void =>
@@ -64,12 +81,20 @@ const log = (message: string): void =>
 const dialogues = readCorpora(resolve(values.data));
 const rng = new SeededRandom(seed);
 const wholeTurns = wholeUserTurns(dialogues);
+const exampleSettings: ExampleSettings = {
+  functionWordCutWeight: Number(values['function-word-cut-weight']),
+  questionMarkKept: Number(values['question-mark-kept']),
+  innerFillerShare: Number(values['inner-filler-share']),
+  fragmentShare: Number(values['fragment-share']),
+  secondCutShare: Number(values['second-cut-share']),
+  tailShare: Number(values['tail-share']),
+};
 const splits: Record<Split, Example[]> = { train: [], dev: [], test: [] };
 const sources: Record<string, number> = {};
 for (const dialogue of dialogues) {
   sources[`${dialogue.source}/${dialogue.split}`] =
     (sources[`${dialogue.source}/${dialogue.split}`] ?? 0) + 1;
-  splits[dialogue.split].push(...dialogueExamples(dialogue, rng, wholeTurns));
+  splits[dialogue.split].push(...dialogueExamples(dialogue, rng, wholeTurns, exampleSettings));
 }
 const synthetic = Number(values.synthetic);
 splits.train.push(...syntheticExamples(rng, synthetic));
@@ -140,9 +165,11 @@ const config: TurnModelConfig = {
     epochs: settings.epochs,
     keptEpoch: best.epoch,
     learningRate: settings.learningRate,
+    l2: settings.l2,
+    examples: exampleSettings,
     maxFalseCutRate: maxFalseCut,
     dialogues: sources,
-    examples: { train: splits.train.length, dev: splits.dev.length, test: splits.test.length },
+    exampleCounts: { train: splits.train.length, dev: splits.dev.length, test: splits.test.length },
     onnxSha256: createHash('sha256').update(onnx).digest('hex'),
     test: {
       en: {

@@ -119,6 +119,11 @@ export function namedFeatures(user: string, assistant: string | undefined): Map<
   const at = (i: number): string => (i >= 0 ? (u[i] as string) : '^');
   add('bias');
   if (n === 0) add('empty');
+  // The one punctuation mark kept: recognizers that punctuate add it only to what sounds like a question.
+  if (/\?["')\]\s]*$/.test(user)) {
+    add('uq');
+    add(`uqf:${u[0] ?? '$'}`);
+  }
   const len = lengthBucket(n);
   add(`len:${len}`);
   add(`w1:${at(n - 1)}`);

@@ -10,6 +10,8 @@ export interface Dialogue {
   source: 'sgd' | 'taskmaster';
   split: Split;
   turns: ConversationTurn[];
+  /** Slot values the user said, by turn index (SGD annotates them): the short answers people give. */
+  slotValues?: Map<number, string[]>;
 }
 
 /**
@@ -41,7 +43,24 @@ function jsonFiles(dir: string): string[] {
 
 interface SgdDialogue {
   dialogue_id: string;
-  turns: Array<{ speaker: string; utterance: string }>;
+  turns: Array<{
+    speaker: string;
+    utterance: string;
+    frames?: Array<{ slots?: Array<{ start: number; exclusive_end: number }> }>;
+  }>;
+}
+
+function slotValuesOf(dialogue: SgdDialogue): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  dialogue.turns.forEach((turn, index) => {
+    if (turn.speaker !== 'USER') return;
+    const values = (turn.frames ?? []).flatMap((frame) =>
+      (frame.slots ?? []).map((slot) => turn.utterance.slice(slot.start, slot.exclusive_end)),
+    );
+    const unique = [...new Set(values.filter((value) => value.trim() !== ''))];
+    if (unique.length > 0) out.set(index, unique);
+  });
+  return out;
 }
 
 function readSchemaGuided(root: string): Dialogue[] {
@@ -59,6 +78,7 @@ function readSchemaGuided(root: string): Dialogue[] {
             role: turn.speaker === 'USER' ? 'user' : 'assistant',
             text: turn.utterance,
           })),
+          slotValues: slotValuesOf(dialogue),
         });
       }
     }

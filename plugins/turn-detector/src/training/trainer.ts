@@ -9,6 +9,8 @@ export interface TrainSettings {
   hiddenSize: number;
   epochs: number;
   learningRate: number;
+  /** L2 penalty on the embedding rows an example touches (lazy weight decay). Default 0. */
+  l2?: number;
   /** Called after each epoch with the weights so far (e.g. to measure the dev loss). */
   onEpoch?: (epoch: number, weights: TurnModelWeights) => void;
 }
@@ -84,6 +86,7 @@ export function train(
   const e = weights.embeddingSize;
   const h = weights.hiddenSize;
   const eps = 1e-8;
+  const l2 = settings.l2 ?? 0;
   const acc = {
     embedding: new Float32Array(weights.embedding.length).fill(0.1),
     embeddingBias: new Float64Array(e).fill(0.1),
@@ -143,7 +146,14 @@ export function train(
         step(weights.embeddingBias, acc.embeddingBias, j, dj, lr);
         for (let f = 0; f < features.indices.length; f++) {
           const row = (features.indices[f] as number) * e;
-          step(weights.embedding, acc.embedding, row + j, dj * (features.weights[f] as number), lr);
+          const value = weights.embedding[row + j] as number;
+          step(
+            weights.embedding,
+            acc.embedding,
+            row + j,
+            dj * (features.weights[f] as number) + l2 * value,
+            lr,
+          );
         }
       }
     }
