@@ -39,6 +39,12 @@ function commits(r: SimulationResult): Array<EntryOf<'user_turn_committed'>> {
   return r.log.filter((e): e is EntryOf<'user_turn_committed'> => e.type === 'user_turn_committed');
 }
 
+function speakingAt(r: SimulationResult): number {
+  const speaking = r.log.find((e) => e.type === 'agent_state_changed' && e.newState === 'speaking');
+  expect(speaking).toBeDefined();
+  return speaking!.atMs;
+}
+
 function userTurns(history: readonly ChatItem[]): string[] {
   return history
     .filter((i): i is Extract<ChatItem, { type: 'message' }> => i.type === 'message' && i.role === 'user')
@@ -49,7 +55,8 @@ describe('a session endpointing with the bundled model', () => {
   const complete = [{ startMs: 500, endMs: 2000, transcript: "I'd like a large latte, please." }];
 
   it('commits a complete turn sooner than VAD-only endpointing does', async () => {
-    const baseline = commits(await run(scenario(VAD_ONLY, complete, 'Coming up.'), false))[0]!;
+    const slow = await run(scenario(VAD_ONLY, complete, 'Coming up.'), false);
+    const baseline = commits(slow)[0]!;
     const fast = await run(scenario(WITH_MODEL, complete, 'Coming up.'), true);
     const commit = commits(fast)[0]!;
     expect(commit.lastSpeechMs).toBe(2000);
@@ -58,6 +65,8 @@ describe('a session endpointing with the bundled model', () => {
     expect(commit.atMs - 2000).toBeLessThan(300);
     expect(baseline.atMs - 2000).toBeGreaterThanOrEqual(550);
     expect(commit.atMs).toBeLessThan(baseline.atMs - 250);
+    // And so the reply: the agent starts speaking as much sooner.
+    expect(speakingAt(fast)).toBeLessThan(speakingAt(slow) - 250);
     const prediction = fast.log.find((e) => e.type === 'end_of_turn_prediction');
     expect(prediction).toMatchObject({ delayMs: ENDPOINTING_PRESET.turnHandling.minEndpointingDelay });
   });
