@@ -12,6 +12,11 @@ interface EndOfTurnModelOptions {
      * Default `en`; `null` endpoints on silence alone until a language is known.
      */
     defaultLanguage?: string | null;
+    /**
+     * Replaces the model's threshold for every language it covers: higher cuts people off less and
+     * answers finished turns later more often (see the README's figures). Between 0 and 1.
+     */
+    unlikelyThreshold?: number;
 }
 /**
  * Scores how likely it is that the user has finished speaking, from the words of their pending turn and
@@ -23,6 +28,7 @@ declare class EndOfTurnModel implements TurnDetector {
     readonly specificationVersion = "v1";
     readonly label = "turn-detector.EndOfTurnModel";
     private readonly defaultLanguage;
+    private readonly threshold;
     private constructor();
     /**
      * Loads the model (once per process: later calls with the same path share it). Rejects with a

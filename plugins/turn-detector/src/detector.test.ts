@@ -47,6 +47,13 @@ describe('EndOfTurnModel with the bundled English model', () => {
     expect(german.unlikelyThreshold(undefined)).toBeUndefined();
   });
 
+  it('takes a threshold of its own for the languages the model covers', async () => {
+    const tuned = await EndOfTurnModel.load({ unlikelyThreshold: 0.8 });
+    expect(tuned.unlikelyThreshold('en-US')).toBe(0.8);
+    expect(tuned.unlikelyThreshold('fr')).toBeUndefined();
+    await expect(EndOfTurnModel.load({ unlikelyThreshold: 1.5 })).rejects.toThrow(RangeError);
+  });
+
   it('scores clearly complete turns at or above the threshold', async () => {
     const model = await EndOfTurnModel.load();
     const complete = [

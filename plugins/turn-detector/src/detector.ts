@@ -19,6 +19,11 @@ export interface EndOfTurnModelOptions {
    * Default `en`; `null` endpoints on silence alone until a language is known.
    */
   defaultLanguage?: string | null;
+  /**
+   * Replaces the model's threshold for every language it covers: higher cuts people off less and
+   * answers finished turns later more often (see the README's figures). Between 0 and 1.
+   */
+  unlikelyThreshold?: number;
 }
 
 /**
@@ -30,6 +35,7 @@ export class EndOfTurnModel implements TurnDetector {
   readonly specificationVersion = SPECIFICATION_VERSION;
   readonly label = 'turn-detector.EndOfTurnModel';
   private readonly defaultLanguage: string | undefined;
+  private readonly threshold: number | undefined;
 
   private constructor(
     private readonly model: LoadedTurnModel,
@@ -37,6 +43,11 @@ export class EndOfTurnModel implements TurnDetector {
   ) {
     const fallback = options.defaultLanguage === undefined ? 'en' : options.defaultLanguage;
     this.defaultLanguage = fallback === null ? undefined : fallback;
+    const threshold = options.unlikelyThreshold;
+    if (threshold !== undefined && !(threshold > 0 && threshold < 1)) {
+      throw new RangeError(`unlikelyThreshold must be between 0 and 1, got ${threshold}`);
+    }
+    this.threshold = threshold;
   }
 
   /**
@@ -60,7 +71,8 @@ export class EndOfTurnModel implements TurnDetector {
   unlikelyThreshold(language: string | undefined): number | undefined {
     const primary = primaryLanguage(language ?? this.defaultLanguage);
     if (primary === undefined) return undefined;
-    return this.model.config.languages[primary]?.unlikelyThreshold;
+    const own = this.model.config.languages[primary]?.unlikelyThreshold;
+    return own === undefined ? undefined : (this.threshold ?? own);
   }
 
   async predictEndOfTurn(
