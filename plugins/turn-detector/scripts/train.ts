@@ -144,6 +144,11 @@ const threshold = chooseThreshold(score(chosen, tables.dev, splits.dev), maxFals
 const testScores = score(chosen, tables.test, splits.test);
 const test = metricsAt(testScores, threshold);
 const kinds = byKind(testScores, threshold);
+const sweep = [0.2, 0.3, 0.4, threshold, 0.6, 0.7, 0.8, 0.9].map((t) => {
+  const m = metricsAt(testScores, t);
+  return { threshold: t, recall: round(m.recall), falseCutRate: round(m.falseCutRate), accuracy: round(m.accuracy) };
+});
+log(`threshold sweep on test: ${JSON.stringify(sweep)}`);
 log(`epoch ${best.epoch} kept; threshold ${threshold} (dev false-cut rate <= ${maxFalseCut})`);
 log(`test: ${JSON.stringify(test)}`);
 for (const row of kinds)
@@ -174,6 +179,7 @@ const config: TurnModelConfig = {
     test: {
       en: {
         ...roundAll(test),
+        sweep,
         byKind: kinds.map((k) => ({ ...k, judgedComplete: round(k.judgedComplete) })),
       },
     },
