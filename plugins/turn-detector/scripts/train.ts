@@ -146,7 +146,12 @@ const test = metricsAt(testScores, threshold);
 const kinds = byKind(testScores, threshold);
 const sweep = [0.2, 0.3, 0.4, threshold, 0.6, 0.7, 0.8, 0.9].map((t) => {
   const m = metricsAt(testScores, t);
-  return { threshold: t, recall: round(m.recall), falseCutRate: round(m.falseCutRate), accuracy: round(m.accuracy) };
+  return {
+    threshold: t,
+    recall: round(m.recall),
+    falseCutRate: round(m.falseCutRate),
+    accuracy: round(m.accuracy),
+  };
 });
 log(`threshold sweep on test: ${JSON.stringify(sweep)}`);
 log(`epoch ${best.epoch} kept; threshold ${threshold} (dev false-cut rate <= ${maxFalseCut})`);
