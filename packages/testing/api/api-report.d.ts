@@ -1186,6 +1186,11 @@ interface SimulateOptions {
     check?: boolean;
     /** Starts the session with this agent instead of the scenario's first one (rehearse your own agent). */
     agent?: () => Agent;
+    /**
+     * Endpoints with this detector (e.g. a real end-of-turn model) instead of the scenario's scripted
+     * one; `turn_detector` outages then do not apply.
+     */
+    turnDetector?: TurnDetector;
 }
 interface SimulationResult {
     scenario: Scenario;

@@ -4,6 +4,7 @@ import {
   type ChatItem,
   resolveTurnHandling,
   type SpeechHandle,
+  type TurnDetector,
   VirtualClock,
 } from '@voxwire/agents';
 import { createIdGenerator } from '@voxwire/agents/provider-utils';
@@ -26,6 +27,11 @@ export interface SimulateOptions {
   check?: boolean;
   /** Starts the session with this agent instead of the scenario's first one (rehearse your own agent). */
   agent?: () => Agent;
+  /**
+   * Endpoints with this detector (e.g. a real end-of-turn model) instead of the scenario's scripted
+   * one; `turn_detector` outages then do not apply.
+   */
+  turnDetector?: TurnDetector;
 }
 
 export interface SimulationResult {
@@ -179,7 +185,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
           : { type: 'tts_error', message: e.message },
       ),
   });
-  const turnDetector = scenario.turnDetector
+  const fakeTurnDetector = scenario.turnDetector
     ? new FakeTurnDetector({
         clock,
         latencyMs: j(scenario.turnDetector.latencyMs, 50),
@@ -192,6 +198,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
           : {}),
       })
     : undefined;
+  const turnDetector = options.turnDetector ?? fakeTurnDetector;
   const output = new FakeAudioOutput({
     clock,
     bufferMs: config.output.bufferMs,
@@ -283,7 +290,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
           vad.fail();
           break;
         case 'turn_detector':
-          turnDetector?.outage(durationMs);
+          fakeTurnDetector?.outage(durationMs);
           break;
         case 'input':
           input.stop();

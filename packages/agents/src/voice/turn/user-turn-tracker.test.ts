@@ -415,6 +415,37 @@ describe('UserTurnTracker: endpointing with a turn detector', () => {
   });
 });
 
+describe('UserTurnTracker: a turn detector with a recognizer that transcribes whole utterances', () => {
+  // No interim, and the final lands after the min delay: the words arrive only then.
+  it('asks about the final before committing, and waits the max delay when the turn sounds unfinished', async () => {
+    const r = sharedClockRig((clock) => detector(clock, 0.2));
+    await utterance(r, { finalAt: 3000, text: "I'd like to order, um" });
+    expect(r.detector.asked).toEqual(["I'd like to order, um"]);
+    await r.at(LAST_SPEECH + MAX - 1);
+    expect(r.turns).toEqual([]);
+    await r.at(LAST_SPEECH + MAX);
+    expect(r.turns).toMatchObject([
+      { transcript: "I'd like to order, um", committedAtMs: LAST_SPEECH + MAX },
+    ]);
+  });
+
+  it('commits as soon as the detector finds the final complete', async () => {
+    const r = sharedClockRig((clock) => detector(clock, 0.9, { delayMs: 40 }));
+    await utterance(r, { finalAt: 3000, text: 'a large latte please' });
+    await r.at(3039);
+    expect(r.turns).toEqual([]);
+    await r.at(3040);
+    expect(r.turns).toMatchObject([{ transcript: 'a large latte please', committedAtMs: 3040 }]);
+  });
+
+  it('still commits on the final at once without a detector that judges the language', async () => {
+    const r = sharedClockRig((clock) => detector(clock, 0.2, { supports: false }));
+    await utterance(r, { finalAt: 3000 });
+    expect(r.turns).toMatchObject([{ committedAtMs: 3000 }]);
+    expect(r.detector.asked).toEqual([]);
+  });
+});
+
 /** A rig whose detector sleeps on the tracker's own clock. */
 function sharedClockRig(make: (clock: VirtualClock) => TurnDetector & { asked: string[] }) {
   let made: (TurnDetector & { asked: string[] }) | undefined;

@@ -173,7 +173,14 @@ export class UserTurnTracker {
       this.lastSpeechAt = this.deps.clock.now();
       this.startEndpointing();
     } else if (this.commitOnFinal && !this.vadSpeaking) {
-      this.commit();
+      // The min delay passed with no words to judge (a recognizer that transcribes whole utterances
+      // answers after the speech): let the detector judge them now, within the same deadlines.
+      if (this.endpointing && this.detectorJudges()) {
+        this.commitOnFinal = false;
+        this.predict();
+      } else {
+        this.commit();
+      }
     } else if (this.endpointing) {
       // Better text: ask the detector again, keeping the same deadlines.
       this.predict();
@@ -268,6 +275,16 @@ export class UserTurnTracker {
           this.armCommit(minEndpointingDelay);
         },
       );
+  }
+
+  /** Whether `predict()` would ask the detector (rather than fall back to the min delay). */
+  private detectorJudges(): boolean {
+    const detector = this.deps.providers.turnDetector;
+    return (
+      detector !== undefined &&
+      detector.unlikelyThreshold(this.language) !== undefined &&
+      this.pendingTranscript !== ''
+    );
   }
 
   private armCommit(delayMs: number): void {
