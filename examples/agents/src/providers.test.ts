@@ -57,7 +57,9 @@ describe('chooseProviders', () => {
     const both = await chooseProviders({ DEEPGRAM_API_KEY: 'dg-test-key', OPENAI_API_KEY: 'sk-test' });
     expect(both.stt).toBeInstanceOf(DeepgramSTT);
     expect(both.understands).toBe(true);
-    expect(both.turnHandling.minEndpointingDelay).toBe(500);
+    // With words to judge, the end-of-turn model and its endpointing preset decide when the turn ends.
+    expect(both.turnDetector).toBeDefined();
+    expect(both.turnHandling).toEqual(ENDPOINTING_PRESET.turnHandling);
     expect(both.notices[0]?.message).toContain('speech recognition by Deepgram (nova-3, streaming)');
   });
 
