@@ -1159,6 +1159,12 @@ interface AgentOptions {
     turnDetector?: TurnDetector;
     /** Shows up in handoff records and logs. Defaults to the class name plus a counter. */
     id?: string;
+    /**
+     * Whether the user may interrupt the speeches this agent creates (its replies to user turns, and the
+     * `say()` / `generateReply()` calls made while it is in charge); a call's own `allowInterruptions`
+     * overrides it. Default true.
+     */
+    allowInterruptions?: boolean;
 }
 /**
  * What the agent is: its instructions, tools and providers, and hooks for entering, leaving and for each
@@ -1174,6 +1180,8 @@ declare class Agent<UserData = unknown> {
     readonly tts: TTS | undefined;
     readonly vad: VAD | undefined;
     readonly turnDetector: TurnDetector | undefined;
+    /** The default `allowInterruptions` of the speeches this agent creates. */
+    readonly allowInterruptions: boolean;
     constructor(options: AgentOptions);
     /** The session running this agent. Throws when the agent is not active. */
     get session(): AgentSession<UserData>;
@@ -1445,6 +1453,7 @@ interface SessionStartOptions {
     };
 }
 interface SayOptions {
+    /** Default: the `allowInterruptions` of the agent in charge (true unless the agent says otherwise). */
     allowInterruptions?: boolean;
     /** Add what was said to the conversation. Default true. */
     addToChatCtx?: boolean;
@@ -1457,6 +1466,7 @@ interface GenerateReplyOptions {
     /** Extra instructions for this reply only. */
     instructions?: string;
     toolChoice?: ToolChoice;
+    /** Default: the `allowInterruptions` of the agent in charge (true unless the agent says otherwise). */
     allowInterruptions?: boolean;
 }
 /**

@@ -649,6 +649,8 @@ interface AgentSpec {
     onEnter?: Greeting;
     /** User turns containing any of these get no reply (`StopResponse` in `onUserTurnCompleted`). */
     skipTurnsContaining?: string[];
+    /** The agent's default for the speeches it creates (`new Agent({ allowInterruptions })`). */
+    allowInterruptions?: boolean;
 }
 /** An AgentTask awaited by a tool: it takes over the conversation until it completes. */
 interface TaskSpec extends AgentSpec {

@@ -157,6 +157,7 @@ export function generateScenario(seed: number, options: GeneratorOptions = {}): 
     if (faults.length > 0) scenario.faults = faults;
   }
   extendForInterruptions(seed, scenario);
+  extendForTurnHandling(seed, scenario);
   return scenario;
 }
 
@@ -176,6 +177,17 @@ function extendForInterruptions(seed: number, scenario: Scenario): void {
   for (const [i, segment] of (scenario.user ?? []).entries()) {
     if (segment.transcript !== '' && segment.endMs - segment.startMs < 600 && rng.chance(0.3))
       segment.transcript = segmentTag(i);
+  }
+}
+
+/**
+ * The turn-handling options of issue #19, drawn from a stream of their own so that every seed keeps the
+ * rest of its scenario: agents whose speeches are uninterruptible by default.
+ */
+function extendForTurnHandling(seed: number, scenario: Scenario): void {
+  const rng = new Rng((seed ^ 0x1919_1919) >>> 0);
+  for (const agent of scenario.agents ?? []) {
+    if (rng.chance(0.15)) agent.allowInterruptions = false;
   }
 }
 

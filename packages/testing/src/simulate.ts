@@ -304,7 +304,9 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
       switch (action.type) {
         case 'say': {
           const h = session.say(action.text, {
-            allowInterruptions: action.allowInterruptions ?? true,
+            ...(action.allowInterruptions !== undefined
+              ? { allowInterruptions: action.allowInterruptions }
+              : {}),
             addToChatCtx: action.addToChatCtx ?? true,
           });
           done(h.id)();
@@ -314,7 +316,9 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
           const h = session.generateReply({
             ...(action.userInput !== undefined ? { userInput: action.userInput } : {}),
             ...(action.instructions !== undefined ? { instructions: action.instructions } : {}),
-            allowInterruptions: action.allowInterruptions ?? true,
+            ...(action.allowInterruptions !== undefined
+              ? { allowInterruptions: action.allowInterruptions }
+              : {}),
           });
           done(h.id)();
           break;

@@ -76,7 +76,10 @@ export class ScenarioWorld {
   greet(agent: Agent, greeting: Greeting | undefined): void {
     if (!greeting) return;
     if ('say' in greeting) {
-      agent.session.say(greeting.say, { allowInterruptions: greeting.allowInterruptions ?? true });
+      agent.session.say(
+        greeting.say,
+        greeting.allowInterruptions !== undefined ? { allowInterruptions: greeting.allowInterruptions } : {},
+      );
     } else {
       agent.session.generateReply({
         ...(greeting.generateReply.instructions !== undefined
@@ -115,7 +118,10 @@ export class ScenarioWorld {
         record('sleep', `${step.sleep} ms`);
         await this.clock.sleep(step.sleep, signal);
       } else if ('say' in step) {
-        const handle = ctx.session.say(step.say, { allowInterruptions: step.allowInterruptions ?? true });
+        const handle = ctx.session.say(
+          step.say,
+          step.allowInterruptions !== undefined ? { allowInterruptions: step.allowInterruptions } : {},
+        );
         record('say', `${handle.id} "${step.say}"`);
         if (step.wait !== false) {
           record('say_wait', handle.id);
@@ -178,7 +184,12 @@ class ScenarioAgent extends Agent {
     private readonly spec: AgentSpec,
     private readonly world: ScenarioWorld,
   ) {
-    super({ id: spec.name, instructions: world.instructionsFor(spec), tools: world.toolsFor(spec) });
+    super({
+      id: spec.name,
+      instructions: world.instructionsFor(spec),
+      tools: world.toolsFor(spec),
+      ...(spec.allowInterruptions !== undefined ? { allowInterruptions: spec.allowInterruptions } : {}),
+    });
   }
 
   override async onEnter(): Promise<void> {
@@ -203,6 +214,7 @@ export class ScenarioTask extends AgentTask<string> {
       id,
       instructions: world.instructionsFor(spec),
       tools: world.toolsFor({ ...spec, tools: spec.tools ?? [] }),
+      ...(spec.allowInterruptions !== undefined ? { allowInterruptions: spec.allowInterruptions } : {}),
     });
   }
 

@@ -21,6 +21,12 @@ export interface AgentOptions {
   turnDetector?: TurnDetector;
   /** Shows up in handoff records and logs. Defaults to the class name plus a counter. */
   id?: string;
+  /**
+   * Whether the user may interrupt the speeches this agent creates (its replies to user turns, and the
+   * `say()` / `generateReply()` calls made while it is in charge); a call's own `allowInterruptions`
+   * overrides it. Default true.
+   */
+  allowInterruptions?: boolean;
 }
 
 /**
@@ -37,6 +43,8 @@ export class Agent<UserData = unknown> {
   readonly tts: TTS | undefined;
   readonly vad: VAD | undefined;
   readonly turnDetector: TurnDetector | undefined;
+  /** The default `allowInterruptions` of the speeches this agent creates. */
+  readonly allowInterruptions: boolean;
   /** @internal */
   attachedSession: AgentSession<UserData> | undefined;
   /** @internal True when no chatCtx was given, so a handoff may carry the conversation over. */
@@ -53,6 +61,7 @@ export class Agent<UserData = unknown> {
     this.tts = options.tts;
     this.vad = options.vad;
     this.turnDetector = options.turnDetector;
+    this.allowInterruptions = options.allowInterruptions ?? true;
   }
 
   /** The session running this agent. Throws when the agent is not active. */

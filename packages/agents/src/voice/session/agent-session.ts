@@ -55,6 +55,7 @@ export interface SessionStartOptions {
 }
 
 export interface SayOptions {
+  /** Default: the `allowInterruptions` of the agent in charge (true unless the agent says otherwise). */
   allowInterruptions?: boolean;
   /** Add what was said to the conversation. Default true. */
   addToChatCtx?: boolean;
@@ -68,6 +69,7 @@ export interface GenerateReplyOptions {
   /** Extra instructions for this reply only. */
   instructions?: string;
   toolChoice?: ToolChoice;
+  /** Default: the `allowInterruptions` of the agent in charge (true unless the agent says otherwise). */
   allowInterruptions?: boolean;
 }
 
@@ -137,7 +139,7 @@ export class AgentSession<UserData = unknown> extends TypedEmitter<SessionEvents
   /** Speaks `text` (or streamed text, or given audio). Returns at once; await the handle for playout. */
   say(text: string | AsyncIterable<string>, options: SayOptions = {}): SpeechHandle {
     const runtime = this.requireRuntime('say');
-    const handle = this.createHandle('say', options.allowInterruptions ?? true);
+    const handle = this.createHandle('say', options.allowInterruptions ?? runtime.agent.allowInterruptions);
     runtime.startSay(handle, { text, audio: options.audio, addToChatCtx: options.addToChatCtx ?? true });
     return handle;
   }
@@ -148,7 +150,10 @@ export class AgentSession<UserData = unknown> extends TypedEmitter<SessionEvents
     if (options.userInput !== undefined) {
       runtime.addItem(runtime.newUserMessage(options.userInput));
     }
-    const handle = this.createHandle('generate_reply', options.allowInterruptions ?? true);
+    const handle = this.createHandle(
+      'generate_reply',
+      options.allowInterruptions ?? runtime.agent.allowInterruptions,
+    );
     runtime.startReply(handle, { instructions: options.instructions, toolChoice: options.toolChoice });
     return handle;
   }

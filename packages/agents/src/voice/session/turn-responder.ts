@@ -99,7 +99,7 @@ export class TurnResponder {
     }
     const handle = new SpeechHandle({
       id: session.ids('speech'),
-      allowInterruptions: true,
+      allowInterruptions: agent.allowInterruptions,
       source: 'user_turn',
       turnId: turn.turnId,
     });
