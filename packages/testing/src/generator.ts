@@ -182,13 +182,33 @@ function extendForInterruptions(seed: number, scenario: Scenario): void {
 
 /**
  * The turn-handling options of issue #19, drawn from a stream of their own so that every seed keeps the
- * rest of its scenario: agents whose speeches are uninterruptible by default.
+ * rest of its scenario: agents whose speeches are uninterruptible by default, audio input and output
+ * turned off and on (input sometimes committed by hand, push-to-talk style), a microphone swapped.
  */
 function extendForTurnHandling(seed: number, scenario: Scenario): void {
   const rng = new Rng((seed ^ 0x1919_1919) >>> 0);
   for (const agent of scenario.agents ?? []) {
     if (rng.chance(0.15)) agent.allowInterruptions = false;
   }
+  const lastEnd = (scenario.user ?? []).reduce((t, u) => Math.max(t, u.endMs), 0);
+  const added: SessionAction[] = [];
+  if (rng.chance(0.15)) {
+    // Input off for a while (a mute button, or push-to-talk released, then maybe committed).
+    const atMs = rng.ms(0, lastEnd + 1000, 10);
+    added.push({ atMs, type: 'set_input_enabled', enabled: false });
+    if (rng.chance(0.4)) added.push({ atMs: atMs + rng.ms(0, 300, 10), type: 'commit_user_turn' });
+    if (rng.chance(0.8))
+      added.push({ atMs: atMs + rng.ms(200, 4000, 10), type: 'set_input_enabled', enabled: true });
+  }
+  if (rng.chance(0.1)) {
+    const atMs = rng.ms(0, lastEnd + 1000, 10);
+    added.push({ atMs, type: 'set_output_enabled', enabled: false });
+    if (rng.chance(0.7))
+      added.push({ atMs: atMs + rng.ms(200, 6000, 10), type: 'set_output_enabled', enabled: true });
+  }
+  if (rng.chance(0.05)) added.push({ atMs: rng.ms(0, lastEnd + 1000, 10), type: 'swap_input' });
+  if (added.length > 0)
+    scenario.actions = [...(scenario.actions ?? []), ...added].sort((a, b) => a.atMs - b.atMs);
 }
 
 function generateTools(rng: Rng, tasks: TaskSpec[], secondAgent: boolean): ToolSpec[] {

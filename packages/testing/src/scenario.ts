@@ -160,7 +160,13 @@ export type SessionAction =
   | { atMs: number; type: 'update_agent'; agent: string }
   | { atMs: number; type: 'commit_user_turn' }
   | { atMs: number; type: 'clear_user_turn' }
-  | { atMs: number; type: 'close'; reason?: string };
+  | { atMs: number; type: 'close'; reason?: string }
+  /** `session.input.setAudioEnabled(enabled)`. */
+  | { atMs: number; type: 'set_input_enabled'; enabled: boolean }
+  /** `session.output.setAudioEnabled(enabled)`. */
+  | { atMs: number; type: 'set_output_enabled'; enabled: boolean }
+  /** `session.input.audio = another microphone` that goes on with the same script. */
+  | { atMs: number; type: 'swap_input' };
 
 export type FaultTarget = 'llm' | 'tts' | 'stt' | 'vad' | 'turn_detector' | 'input' | 'bad_frame';
 

@@ -98,14 +98,18 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
   let inputCode: number | undefined;
   let sttSilenced: number | undefined;
   let vadSilenced: number | undefined;
-  const input = new FakeAudioInput({
-    clock,
-    segments: users,
-    frameMs,
-    onFrame: (code) => {
-      inputCode = code;
-    },
-  });
+  const microphone = (): FakeAudioInput =>
+    new FakeAudioInput({
+      clock,
+      segments: users,
+      frameMs,
+      onFrame: (code) => {
+        inputCode = code;
+      },
+    });
+  // A `swap_input` action replaces it; the old one stops.
+  let input = microphone();
+  let framesOfOldInputs = 0;
   const vad = new ScriptedVAD({
     minSpeechDurationMs: config.vad.minSpeechMs,
     minSilenceDurationMs: config.vad.minSilenceMs,
@@ -374,6 +378,23 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
         case 'close':
           requestClose(action.reason ?? 'closed by the scenario').then(done());
           break;
+        case 'set_input_enabled':
+          session.input.setAudioEnabled(action.enabled);
+          done()();
+          break;
+        case 'set_output_enabled':
+          session.output.setAudioEnabled(action.enabled);
+          done()();
+          break;
+        case 'swap_input': {
+          const old = input;
+          input = microphone();
+          session.input.audio = input;
+          old.stop();
+          framesOfOldInputs += old.framesDelivered;
+          done()();
+          break;
+        }
       }
     } catch (error) {
       failed(error);
@@ -431,7 +452,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
   recorder.sim({
     type: 'sim_end',
     simulatedMs: clock.now(),
-    inputFrames: input.framesDelivered,
+    inputFrames: framesOfOldInputs + input.framesDelivered,
     vadFrames: vad.framesPushed,
     sttFrames: stt.framesPushed,
     vadDroppedEvents: vad.droppedEvents,

@@ -16,6 +16,7 @@ import { type TurnHandlingOptions, resolveTurnHandling } from './options.js';
 import type { RunContext } from '../tools/run-context.js';
 import type { AgentState, ErrorSource, SessionEvents } from './session-events.js';
 import { SessionRuntime } from './session-runtime.js';
+import { SessionInput, SessionOutput } from '../io/session-io.js';
 import { SpeechHandle, SpeechPriority } from '../speech/speech-handle.js';
 import type { TraceSink } from './trace.js';
 import type { UserState } from '../turn/user-turn-tracker.js';
@@ -84,6 +85,10 @@ export class AgentSession<UserData = unknown> extends TypedEmitter<SessionEvents
   readonly turnHandling: TurnHandlingOptions;
   /** Everything said and done in the conversation, across agents. */
   readonly history = new ChatContext();
+  /** The user's audio: turn listening off and on, swap the source. */
+  readonly input: SessionInput;
+  /** The agent's audio: mute it for text-only replies. */
+  readonly output: SessionOutput;
   userData: UserData;
   /** @internal */
   readonly ids: IdGenerator;
@@ -98,6 +103,8 @@ export class AgentSession<UserData = unknown> extends TypedEmitter<SessionEvents
     this.turnHandling = resolveTurnHandling(options.turnHandling);
     this.userData = options.userData as UserData;
     this.ids = options.ids ?? createIdGenerator();
+    this.input = new SessionInput((method) => this.assertOpen(method));
+    this.output = new SessionOutput((method) => this.assertOpen(method));
     const maxToolSteps = options.maxToolSteps ?? 3;
     if (!Number.isInteger(maxToolSteps) || maxToolSteps < 1) {
       throw new RangeError(`maxToolSteps must be a positive integer, got ${maxToolSteps}`);
@@ -132,7 +139,17 @@ export class AgentSession<UserData = unknown> extends TypedEmitter<SessionEvents
   async start(options: SessionStartOptions): Promise<void> {
     this.assertOpen('start');
     if (this.runtime) throw new Error('AgentSession.start() was already called');
-    this.runtime = new SessionRuntime(this, options);
+    const audio = options.input?.audio ?? this.input.audio;
+    this.runtime = new SessionRuntime(
+      this,
+      { ...options, input: { audio } },
+      {
+        inputEnabled: this.input.audioEnabled,
+        outputEnabled: this.output.audioEnabled,
+      },
+    );
+    this.input.attach(this.runtime, audio);
+    this.output.attach(this.runtime);
     await this.runtime.start();
   }
 

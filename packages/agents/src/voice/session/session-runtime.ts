@@ -7,6 +7,7 @@ import type { AgentTask } from '../agent/agent-task.js';
 import { AgentTransitions } from '../agent/agent-transitions.js';
 import { InputPipeline } from '../input/input-pipeline.js';
 import type { AudioInput, AudioOutput, TextOutput } from '../../providers/audio-io.js';
+import type { AudioInputControl, AudioOutputControl } from '../io/session-io.js';
 import { ConversationThreads } from '../speech/conversation-threads.js';
 import { PlayoutGate } from '../speech/playout-gate.js';
 import type { ReplyRequest, SayRequest } from '../speech/reply-pipeline.js';
@@ -41,8 +42,10 @@ import { UserInputRouter } from './user-input-router.js';
  * in its constructor. `ActivityState` derives the agent state from what the parts tell it. Every task the
  * session starts is tracked so `close()` ends them within its deadline.
  */
-export class SessionRuntime {
+export class SessionRuntime implements AudioInputControl, AudioOutputControl {
   readonly audioOutput: AudioOutput | undefined;
+  private outputEnabled: boolean;
+  private readonly initialInputEnabled: boolean;
   readonly textOutput: TextOutput | undefined;
   private readonly audioInput: AudioInput | undefined;
   private readonly closeController = new AbortController();
@@ -63,8 +66,12 @@ export class SessionRuntime {
     // biome-ignore lint/suspicious/noExplicitAny: the runtime serves sessions of any user data type.
     private readonly session: AgentSession<any>,
     options: SessionStartOptions,
+    io: { inputEnabled: boolean; outputEnabled: boolean } = { inputEnabled: true, outputEnabled: true },
   ) {
     this.audioOutput = options.output?.audio;
+    this.outputEnabled = io.outputEnabled;
+    this.initialInputEnabled = io.inputEnabled;
+    const runtime = this;
     this.textOutput = options.output?.text;
     this.audioInput = options.input?.audio;
     const clock = session.clock;
@@ -91,7 +98,7 @@ export class SessionRuntime {
       clock,
       userAwayTimeoutMs:
         session.options.userAwayTimeout === undefined ? 15000 : session.options.userAwayTimeout,
-      inputActive: this.audioInput !== undefined,
+      inputActive: this.audioInput !== undefined && io.inputEnabled,
       user: tracker,
       gate,
       reporter,
@@ -137,7 +144,10 @@ export class SessionRuntime {
         scheduler,
         playout: {
           clock,
-          audioOutput: this.audioOutput,
+          // Read when a step starts: a muted output makes the step text-only.
+          get audioOutput() {
+            return runtime.outputEnabled ? runtime.audioOutput : undefined;
+          },
           textOutput: this.textOutput,
           gate,
           interruptedPlayoutTimeoutMs: session.options.interruptedPlayoutTimeout ?? 1000,
@@ -207,6 +217,7 @@ export class SessionRuntime {
 
   async start(): Promise<void> {
     this.tracker.setVadPresent(this.agents.vad !== undefined);
+    if (!this.initialInputEnabled) this.input.setEnabled(false);
     this.input.start(this.audioInput);
     await this.transitions.activate(this.agents.current, undefined);
     this.activity.sessionStarted();
@@ -239,6 +250,20 @@ export class SessionRuntime {
 
   clearUserTurn(): void {
     this.tracker.clear();
+  }
+
+  setAudioSource(source: AudioInput | undefined): void {
+    this.input.setSource(source);
+  }
+
+  setAudioInputEnabled(enabled: boolean): void {
+    this.input.setEnabled(enabled);
+  }
+
+  setAudioOutputEnabled(enabled: boolean): void {
+    if (enabled === this.outputEnabled) return;
+    this.outputEnabled = enabled;
+    this.reporter.trace({ type: 'audio_output_enabled', enabled });
   }
 
   handoff(next: Agent): Promise<void> {

@@ -52,6 +52,12 @@ export type TraceRecord =
   | { type: 'task_started'; taskId: string; parentSpeechId: string | undefined }
   | { type: 'task_finished'; taskId: string; outcome: 'completed' | 'failed' | 'cancelled' }
   | { type: 'audio_input_ended' }
+  /** `session.input.setAudioEnabled()`: while disabled, input frames reach neither the VAD nor the STT. */
+  | { type: 'audio_input_enabled'; enabled: boolean }
+  /** `session.input.audio = source`: the session listens to another source (or to none). */
+  | { type: 'audio_input_source_changed'; attached: boolean }
+  /** `session.output.setAudioEnabled()`: while disabled, speech steps that start are text-only. */
+  | { type: 'audio_output_enabled'; enabled: boolean }
   | { type: 'close_requested'; reason: string };
 
 export type TimedTraceRecord = TraceRecord & { atMs: number };

@@ -9,7 +9,7 @@ import type { SessionReporter } from './session-reporter.js';
 export interface UserInputRouterDeps {
   tracker: UserTurnTracker;
   policy: InterruptionPolicy;
-  activity: Pick<ActivityState, 'inputEnded'>;
+  activity: Pick<ActivityState, 'inputEnded' | 'inputResumed'>;
   /** With a VAD, the VAD says when the user speaks; without one, the recognizer does. */
   providers: Pick<ActiveAgent, 'vad'>;
   reporter: Pick<SessionReporter, 'event'>;
@@ -89,5 +89,17 @@ export class UserInputRouter {
 
   inputEnded(): void {
     this.deps.activity.inputEnded();
+  }
+
+  /** Audio input was turned off: nobody is speaking, and what was heard waits for the app or more speech. */
+  inputDisabled(): void {
+    this.deps.tracker.onInputDisabled();
+    this.deps.policy.onUserSpeechEnded();
+    this.deps.activity.inputEnded();
+  }
+
+  /** A source is listened to again (input turned back on, or a new source after the old one ended). */
+  inputResumed(): void {
+    this.deps.activity.inputResumed();
   }
 }

@@ -118,6 +118,20 @@ export class UserTurnTracker {
     if (this.sttSpeaking && !this.hasVad) this.onSttEndOfSpeech();
   }
 
+  /**
+   * Audio input was turned off: the user is `listening` at once and no endpointing runs on audio that is
+   * no longer heard. What was heard stays pending: `commitUserTurn()` answers it (push-to-talk),
+   * `clearUserTurn()` drops it, else it joins the next turn.
+   */
+  onInputDisabled(): void {
+    if (this.vadSpeaking || this.sttSpeaking) this.lastSpeechAt = this.deps.clock.now();
+    this.vadSpeaking = false;
+    this.sttSpeaking = false;
+    this.awaitingFinal = false;
+    this.cancelEndpointing();
+    if (this.state === 'speaking') this.setState('listening');
+  }
+
   onSttStartOfSpeech(): void {
     this.sttSpeaking = true;
     if (!this.hasVad) {
