@@ -1008,6 +1008,21 @@ type TraceRecord = {
     outcome: 'completed' | 'failed' | 'cancelled';
 } | {
     type: 'audio_input_ended';
+}
+/** `session.input.setAudioEnabled()`: while disabled, input frames reach neither the VAD nor the STT. */
+ | {
+    type: 'audio_input_enabled';
+    enabled: boolean;
+}
+/** `session.input.audio = source`: the session listens to another source (or to none). */
+ | {
+    type: 'audio_input_source_changed';
+    attached: boolean;
+}
+/** `session.output.setAudioEnabled()`: while disabled, speech steps that start are text-only. */
+ | {
+    type: 'audio_output_enabled';
+    enabled: boolean;
 } | {
     type: 'close_requested';
     reason: string;
@@ -1307,6 +1322,45 @@ declare class AgentTask<Result = unknown, UserData = unknown> extends Agent<User
     private start;
 }
 
+/**
+ * `session.input`: the user's audio. Listening can be turned off and on (push-to-talk, a mute button)
+ * and the source swapped without restarting the session. Settings made before `start()` apply from the
+ * start; `start({ input: { audio } })` sets the source.
+ */
+declare class SessionInput {
+    private readonly assertOpen;
+    private source;
+    private enabled;
+    private control;
+    /** The source the session listens to, if any. Assign another to swap it (or `undefined` to detach). */
+    get audio(): AudioInput | undefined;
+    set audio(source: AudioInput | undefined);
+    /** Whether the session listens to the source (true unless turned off). */
+    get audioEnabled(): boolean;
+    /**
+     * Turns listening off or on. Off: frames are read and dropped, the user is `listening` at once (even
+     * mid-word) and no endpointing runs on audio nobody hears; what was heard stays pending, so
+     * `commitUserTurn()` answers it (push-to-talk) and `clearUserTurn()` drops it. On: listening resumes
+     * with the next frame.
+     */
+    setAudioEnabled(enabled: boolean): void;
+}
+/**
+ * `session.output`: where the agent's audio goes. Muted, the agent answers in text only: speech steps
+ * that start while muted send no audio, their transcript still reaches the text output and the history,
+ * and the agent state goes `thinking` -> `listening` without `speaking`. A step already playing when the
+ * output is muted plays to its end (interrupt it to stop it now).
+ */
+declare class SessionOutput {
+    private readonly assertOpen;
+    private enabled;
+    private control;
+    /** The audio sink given to `start()`, if any. */
+    get audio(): AudioOutput | undefined;
+    get audioEnabled(): boolean;
+    setAudioEnabled(enabled: boolean): void;
+}
+
 /** A recognizer that only handles finished utterances was given without a VAD to cut them. */
 declare class MissingVADError extends VoxwireError {
     name: string;
@@ -1480,6 +1534,10 @@ declare class AgentSession<UserData = unknown> extends TypedEmitter<SessionEvent
     readonly turnHandling: TurnHandlingOptions;
     /** Everything said and done in the conversation, across agents. */
     readonly history: ChatContext;
+    /** The user's audio: turn listening off and on, swap the source. */
+    readonly input: SessionInput;
+    /** The agent's audio: mute it for text-only replies. */
+    readonly output: SessionOutput;
     userData: UserData;
     private runtime;
     private closing;
@@ -1733,4 +1791,4 @@ declare class VirtualClock implements Clock {
     private pop;
 }
 
-export { APIConnectionError, APIError, APIStatusError, APITimeoutError, type AddMessageOptions, Agent, type AgentDefinition, type AgentDefinitionInit, type AgentHandoff, type AgentOptions, AgentSession, type AgentSessionOptions, type AgentState, AgentTask, AllProvidersFailedError, type AnyTool, AudioFrame, type AudioFrameLike, type AudioInput, type AudioOutput, type AvailabilityChangedEvent, type ChatContent, ChatContext, type ChatItem, type ChatMessage, type ChatRole, type Clock, type CommittedTurn, type CopyOptions, type ErrorSource, type FallbackAdapterEvents, type FallbackAdapterOptions, type FunctionCall, type FunctionCallOutput, type GenerateReplyOptions, type ImageContent, type InterruptReason, InvalidAudioError, type JSONSchema, Job, type JobContext, type JobNotice, type JobOptions, type JobTransport, type LLM, LLMFallbackAdapter, type LLMFallbackAdapterOptions, type LogLevel, type Logger, type LoggerOptions, MissingProviderError, MissingVADError, type NoticeLevel, type ProviderAvailability, ProviderProblemError, RealClock, RunContext, type STT, STTFallbackAdapter, type STTFallbackAdapterOptions, type SayOptions, SessionClosedError, type SessionEvents, type SessionIO, type SessionMetrics, SessionNotStartedError, type SessionStartOptions, SpeechDeadlockError, SpeechHandle, SpeechInterruptedError, SpeechInterruptedReason, type SpeechOutcome, SpeechPriority, StopResponse, type TTS, TTSFallbackAdapter, type TTSFallbackAdapterOptions, TaskContextError, type TextOutput, type TimedTraceRecord, type TimerHandle, type Tool, ToolError, type ToolOptions, type TraceRecord, type TraceSink, type TurnDetector, type TurnHandlingOptions, type UserState, type VAD, VirtualClock, type VirtualClockOptions, VoxwireError, agentDefinitionFromModule, createLogger, defaultLogger, defaultTurnHandling, defineAgent, isAgentDefinition, messageText, prewarmAgent, realClock, resolveTurnHandling, setDefaultLogger, silentLogger, tool, toolDefinitions };
+export { APIConnectionError, APIError, APIStatusError, APITimeoutError, type AddMessageOptions, Agent, type AgentDefinition, type AgentDefinitionInit, type AgentHandoff, type AgentOptions, AgentSession, type AgentSessionOptions, type AgentState, AgentTask, AllProvidersFailedError, type AnyTool, AudioFrame, type AudioFrameLike, type AudioInput, type AudioOutput, type AvailabilityChangedEvent, type ChatContent, ChatContext, type ChatItem, type ChatMessage, type ChatRole, type Clock, type CommittedTurn, type CopyOptions, type ErrorSource, type FallbackAdapterEvents, type FallbackAdapterOptions, type FunctionCall, type FunctionCallOutput, type GenerateReplyOptions, type ImageContent, type InterruptReason, InvalidAudioError, type JSONSchema, Job, type JobContext, type JobNotice, type JobOptions, type JobTransport, type LLM, LLMFallbackAdapter, type LLMFallbackAdapterOptions, type LogLevel, type Logger, type LoggerOptions, MissingProviderError, MissingVADError, type NoticeLevel, type ProviderAvailability, ProviderProblemError, RealClock, RunContext, type STT, STTFallbackAdapter, type STTFallbackAdapterOptions, type SayOptions, SessionClosedError, type SessionEvents, type SessionIO, SessionInput, type SessionMetrics, SessionNotStartedError, SessionOutput, type SessionStartOptions, SpeechDeadlockError, SpeechHandle, SpeechInterruptedError, SpeechInterruptedReason, type SpeechOutcome, SpeechPriority, StopResponse, type TTS, TTSFallbackAdapter, type TTSFallbackAdapterOptions, TaskContextError, type TextOutput, type TimedTraceRecord, type TimerHandle, type Tool, ToolError, type ToolOptions, type TraceRecord, type TraceSink, type TurnDetector, type TurnHandlingOptions, type UserState, type VAD, VirtualClock, type VirtualClockOptions, VoxwireError, agentDefinitionFromModule, createLogger, defaultLogger, defaultTurnHandling, defineAgent, isAgentDefinition, messageText, prewarmAgent, realClock, resolveTurnHandling, setDefaultLogger, silentLogger, tool, toolDefinitions };

@@ -80,6 +80,7 @@ export { VirtualClock, type VirtualClockOptions } from './time/virtual-clock.js'
 export { AgentTask, TaskContextError } from './voice/agent/agent-task.js';
 export { Agent, StopResponse, type AgentOptions } from './voice/agent/agent.js';
 export { MissingVADError } from './voice/input/stt-stream.js';
+export type { SessionInput, SessionOutput } from './voice/io/session-io.js';
 export {
   AgentSession,
   type AgentSessionOptions,

@@ -730,6 +730,23 @@ type SessionAction = {
     atMs: number;
     type: 'close';
     reason?: string;
+}
+/** `session.input.setAudioEnabled(enabled)`. */
+ | {
+    atMs: number;
+    type: 'set_input_enabled';
+    enabled: boolean;
+}
+/** `session.output.setAudioEnabled(enabled)`. */
+ | {
+    atMs: number;
+    type: 'set_output_enabled';
+    enabled: boolean;
+}
+/** `session.input.audio = another microphone` that goes on with the same script. */
+ | {
+    atMs: number;
+    type: 'swap_input';
 };
 type FaultTarget = 'llm' | 'tts' | 'stt' | 'vad' | 'turn_detector' | 'input' | 'bad_frame';
 /**

@@ -1,12 +1,12 @@
 import type { AudioInput, AudioOutput } from '../../providers/audio-io.js';
 
-/** @internal What the session's I/O controls drive once the session has started. */
+/** What the session's I/O controls drive once the session has started (the runtime; not exported). */
 export interface AudioInputControl {
   setAudioSource(source: AudioInput | undefined): void;
   setAudioInputEnabled(enabled: boolean): void;
 }
 
-/** @internal */
+/** The output side of the same. */
 export interface AudioOutputControl {
   readonly audioOutput: AudioOutput | undefined;
   setAudioOutputEnabled(enabled: boolean): void;
