@@ -1371,6 +1371,116 @@ declare class MissingProviderError extends VoxwireError {
     name: string;
 }
 
+/**
+ * What happened in one run, in order: what the agent said, the tools it called and their outputs, and
+ * changes of the agent in charge (a handoff, with its history item, or an AgentTask taking over and
+ * handing back, which leave no item).
+ */
+type RunEvent = {
+    type: 'message';
+    role: string;
+    content: string;
+    interrupted: boolean;
+    item: ChatItem;
+} | {
+    type: 'function_call';
+    name: string;
+    callId: string;
+    arguments: string;
+    item: ChatItem;
+} | {
+    type: 'function_call_output';
+    name: string;
+    callId: string;
+    output: string;
+    isError: boolean;
+    item: ChatItem;
+} | {
+    type: 'agent_handoff';
+    oldAgentId: string | undefined;
+    newAgentId: string;
+    /** `handoff`: a tool or `updateAgent()` handed over; `task`: an AgentTask took over or handed back. */
+    via: 'handoff' | 'task';
+    /** The history item of a handoff; undefined for an AgentTask. */
+    item: ChatItem | undefined;
+};
+/** A failed expectation; the message shows the run's events around the cursor. */
+declare class ExpectationError extends Error {
+    name: string;
+}
+declare function describeEvent(event: RunEvent): string;
+interface MessageExpectation {
+    role?: string;
+    content?: string | RegExp;
+    interrupted?: boolean;
+}
+interface FunctionCallExpectation {
+    name?: string;
+    /** Matches when each given key equals the call's parsed argument (a subset match). */
+    args?: Record<string, unknown>;
+}
+interface FunctionCallOutputExpectation {
+    output?: string | RegExp;
+    isError?: boolean;
+    name?: string;
+}
+interface AgentHandoffExpectation {
+    newAgentId?: string;
+    via?: 'handoff' | 'task';
+}
+/** Assertions on one event of a run. Each returns the assertion, so checks chain. */
+declare class EventAssert {
+    readonly event: RunEvent;
+    private readonly where;
+    constructor(event: RunEvent, where: () => string);
+    private fail;
+    isMessage(expected?: MessageExpectation): this;
+    isFunctionCall(expected?: FunctionCallExpectation): this;
+    isFunctionCallOutput(expected?: FunctionCallOutputExpectation): this;
+    isAgentHandoff(expected?: AgentHandoffExpectation): this;
+}
+/** A cursor over a run's events: `result.expect.nextEvent().isFunctionCall({ name })`. */
+declare class RunAssert {
+    private readonly events;
+    private cursor;
+    constructor(events: readonly RunEvent[]);
+    private where;
+    /** The event at `index` (negative counts from the end); the cursor does not move. */
+    at(index: number): EventAssert;
+    /** The next event (optionally of a type, skipping others before it). */
+    nextEvent(type?: RunEvent['type']): EventAssert;
+    skipNext(count?: number): this;
+    noMoreEvents(): void;
+    /** The first event of the run (anywhere) that passes `check`; the cursor does not move. */
+    contains(check: (e: EventAssert) => void): EventAssert;
+    containsMessage(expected?: MessageExpectation): EventAssert;
+    containsFunctionCall(expected?: FunctionCallExpectation): EventAssert;
+    containsFunctionCallOutput(expected?: FunctionCallOutputExpectation): EventAssert;
+    containsAgentHandoff(expected?: AgentHandoffExpectation): EventAssert;
+}
+/** What `session.run()` returns: the run's events, and a fresh cursor over them at each `expect`. */
+declare class RunResult {
+    /** The run's events, the user's own input excluded. */
+    readonly events: readonly RunEvent[];
+    /** Every speech created during the run (the reply, a tool's `say`, an AgentTask's speeches). */
+    readonly speeches: readonly SpeechHandle[];
+    private cursor;
+    constructor(
+    /** The run's events, the user's own input excluded. */
+    events: readonly RunEvent[], 
+    /** Every speech created during the run (the reply, a tool's `say`, an AgentTask's speeches). */
+    speeches: readonly SpeechHandle[]);
+    /** Assertions over the events; the cursor is shared by every access of the same result. */
+    get expect(): RunAssert;
+}
+
+interface RunOptions {
+    /** What the user says, as text. */
+    userInput: string;
+    /** Give up after this long on the session's clock (rejecting with an `ExpectationError`). Default 60000. */
+    timeoutMs?: number;
+}
+
 type UserState = 'listening' | 'speaking' | 'away';
 interface CommittedTurn {
     turnId: string;
@@ -1555,6 +1665,14 @@ declare class AgentSession<UserData = unknown> extends TypedEmitter<SessionEvent
     say(text: string | AsyncIterable<string>, options?: SayOptions): SpeechHandle;
     /** Asks the LLM for a reply now (optionally to `userInput`). */
     generateReply(options?: GenerateReplyOptions): SpeechHandle;
+    /**
+     * Runs one user turn given as text through the real session (no audio needed) and resolves, once the
+     * conversation rests, with what it set off: messages, tool calls and outputs, handoffs and AgentTasks
+     * taking over. The way to unit-test an agent: `result.expect.nextEvent().isFunctionCall({ name })`.
+     * The turn is answered like a spoken one (`onUserTurnCompleted` runs, an AgentTask waiting for the
+     * user takes it); a run that starts while an agent is being entered is answered by that agent.
+     */
+    run(options: RunOptions): Promise<RunResult>;
     /**
      * Interrupts the current and queued speeches. Without `force`, uninterruptible ones are left alone.
      * Resolves when the interrupted speeches have stopped.
@@ -1791,4 +1909,4 @@ declare class VirtualClock implements Clock {
     private pop;
 }
 
-export { APIConnectionError, APIError, APIStatusError, APITimeoutError, type AddMessageOptions, Agent, type AgentDefinition, type AgentDefinitionInit, type AgentHandoff, type AgentOptions, AgentSession, type AgentSessionOptions, type AgentState, AgentTask, AllProvidersFailedError, type AnyTool, AudioFrame, type AudioFrameLike, type AudioInput, type AudioOutput, type AvailabilityChangedEvent, type ChatContent, ChatContext, type ChatItem, type ChatMessage, type ChatRole, type Clock, type CommittedTurn, type CopyOptions, type ErrorSource, type FallbackAdapterEvents, type FallbackAdapterOptions, type FunctionCall, type FunctionCallOutput, type GenerateReplyOptions, type ImageContent, type InterruptReason, InvalidAudioError, type JSONSchema, Job, type JobContext, type JobNotice, type JobOptions, type JobTransport, type LLM, LLMFallbackAdapter, type LLMFallbackAdapterOptions, type LogLevel, type Logger, type LoggerOptions, MissingProviderError, MissingVADError, type NoticeLevel, type ProviderAvailability, ProviderProblemError, RealClock, RunContext, type STT, STTFallbackAdapter, type STTFallbackAdapterOptions, type SayOptions, SessionClosedError, type SessionEvents, type SessionIO, SessionInput, type SessionMetrics, SessionNotStartedError, SessionOutput, type SessionStartOptions, SpeechDeadlockError, SpeechHandle, SpeechInterruptedError, SpeechInterruptedReason, type SpeechOutcome, SpeechPriority, StopResponse, type TTS, TTSFallbackAdapter, type TTSFallbackAdapterOptions, TaskContextError, type TextOutput, type TimedTraceRecord, type TimerHandle, type Tool, ToolError, type ToolOptions, type TraceRecord, type TraceSink, type TurnDetector, type TurnHandlingOptions, type UserState, type VAD, VirtualClock, type VirtualClockOptions, VoxwireError, agentDefinitionFromModule, createLogger, defaultLogger, defaultTurnHandling, defineAgent, isAgentDefinition, messageText, prewarmAgent, realClock, resolveTurnHandling, setDefaultLogger, silentLogger, tool, toolDefinitions };
+export { APIConnectionError, APIError, APIStatusError, APITimeoutError, type AddMessageOptions, Agent, type AgentDefinition, type AgentDefinitionInit, type AgentHandoff, type AgentHandoffExpectation, type AgentOptions, AgentSession, type AgentSessionOptions, type AgentState, AgentTask, AllProvidersFailedError, type AnyTool, AudioFrame, type AudioFrameLike, type AudioInput, type AudioOutput, type AvailabilityChangedEvent, type ChatContent, ChatContext, type ChatItem, type ChatMessage, type ChatRole, type Clock, type CommittedTurn, type CopyOptions, type ErrorSource, EventAssert, ExpectationError, type FallbackAdapterEvents, type FallbackAdapterOptions, type FunctionCall, type FunctionCallExpectation, type FunctionCallOutput, type FunctionCallOutputExpectation, type GenerateReplyOptions, type ImageContent, type InterruptReason, InvalidAudioError, type JSONSchema, Job, type JobContext, type JobNotice, type JobOptions, type JobTransport, type LLM, LLMFallbackAdapter, type LLMFallbackAdapterOptions, type LogLevel, type Logger, type LoggerOptions, type MessageExpectation, MissingProviderError, MissingVADError, type NoticeLevel, type ProviderAvailability, ProviderProblemError, RealClock, RunAssert, RunContext, type RunEvent, type RunOptions, RunResult, type STT, STTFallbackAdapter, type STTFallbackAdapterOptions, type SayOptions, SessionClosedError, type SessionEvents, type SessionIO, SessionInput, type SessionMetrics, SessionNotStartedError, SessionOutput, type SessionStartOptions, SpeechDeadlockError, SpeechHandle, SpeechInterruptedError, SpeechInterruptedReason, type SpeechOutcome, SpeechPriority, StopResponse, type TTS, TTSFallbackAdapter, type TTSFallbackAdapterOptions, TaskContextError, type TextOutput, type TimedTraceRecord, type TimerHandle, type Tool, ToolError, type ToolOptions, type TraceRecord, type TraceSink, type TurnDetector, type TurnHandlingOptions, type UserState, type VAD, VirtualClock, type VirtualClockOptions, VoxwireError, agentDefinitionFromModule, createLogger, defaultLogger, defaultTurnHandling, defineAgent, describeEvent, isAgentDefinition, messageText, prewarmAgent, realClock, resolveTurnHandling, setDefaultLogger, silentLogger, tool, toolDefinitions };

@@ -80,6 +80,19 @@ export { VirtualClock, type VirtualClockOptions } from './time/virtual-clock.js'
 export { AgentTask, TaskContextError } from './voice/agent/agent-task.js';
 export { Agent, StopResponse, type AgentOptions } from './voice/agent/agent.js';
 export { MissingVADError } from './voice/input/stt-stream.js';
+export {
+  describeEvent,
+  EventAssert,
+  ExpectationError,
+  RunAssert,
+  RunResult,
+  type AgentHandoffExpectation,
+  type FunctionCallExpectation,
+  type FunctionCallOutputExpectation,
+  type MessageExpectation,
+  type RunEvent,
+} from './voice/run/run-result.js';
+export type { RunOptions } from './voice/session/text-run.js';
 export type { SessionInput, SessionOutput } from './voice/io/session-io.js';
 export {
   AgentSession,

@@ -1,4 +1,5 @@
-import { AudioFrame, ChatItem, SpeechHandle, Agent, AgentSessionOptions, AgentSession, Clock, LLM, TurnDetector, VAD, TurnHandlingOptions, SessionMetrics, TimedTraceRecord } from '@voxwire/agents';
+import { AudioFrame, Agent, AgentSessionOptions, AgentSession, RunResult, Clock, LLM, TurnDetector, VAD, TurnHandlingOptions, ChatItem, SessionMetrics, TimedTraceRecord } from '@voxwire/agents';
+export { EventAssert, ExpectationError, RunAssert, RunEvent, RunResult, describeEvent } from '@voxwire/agents';
 import { AudioOutputBase, LLMChatOptions, LLMStreamPart, StreamingSTT, STTStreamOptions, STTStream, StreamingTTS, TTSStream, SynthesizedAudio, BatchTTS, ConversationTurn, VADStream } from '@voxwire/agents/provider-utils';
 
 /**
@@ -26,103 +27,18 @@ declare function decodeSegment(frame: {
 /** Agent audio: a quieter constant tone, distinct from any user code. */
 declare function agentFrame(durationMs: number, sampleRate?: number): AudioFrame;
 
-/** What happened in one turn, in order: what the agent said, the tools it called, handoffs. */
-type RunEvent = {
-    type: 'message';
-    role: string;
-    content: string;
-    interrupted: boolean;
-    item: ChatItem;
-} | {
-    type: 'function_call';
-    name: string;
-    callId: string;
-    arguments: string;
-    item: ChatItem;
-} | {
-    type: 'function_call_output';
-    name: string;
-    callId: string;
-    output: string;
-    isError: boolean;
-    item: ChatItem;
-} | {
-    type: 'agent_handoff';
-    oldAgentId: string | undefined;
-    newAgentId: string;
-    item: ChatItem;
-};
-/** A failed expectation; the message shows the turn's events around the cursor. */
-declare class ExpectationError extends Error {
-    name: string;
-}
-declare function describeEvent(event: RunEvent): string;
-/** Assertions on one event of a turn. Each returns the assertion, so checks chain. */
-declare class EventAssert {
-    readonly event: RunEvent;
-    private readonly where;
-    constructor(event: RunEvent, where: () => string);
-    private fail;
-    isMessage(expected?: {
-        role?: string;
-        content?: string | RegExp;
-        interrupted?: boolean;
-    }): this;
-    /** `args` matches when each given key equals the call's parsed argument (a subset match). */
-    isFunctionCall(expected?: {
-        name?: string;
-        args?: Record<string, unknown>;
-    }): this;
-    isFunctionCallOutput(expected?: {
-        output?: string | RegExp;
-        isError?: boolean;
-        name?: string;
-    }): this;
-    isAgentHandoff(expected?: {
-        newAgentId?: string;
-    }): this;
-}
-/** A cursor over a turn's events, in the spirit of `result.expect.nextEvent().isFunctionCall(...)`. */
-declare class RunAssert {
-    private readonly events;
-    private cursor;
-    constructor(events: readonly RunEvent[]);
-    private where;
-    private at;
-    /** The next event (optionally of a type, skipping others before it). */
-    nextEvent(type?: RunEvent['type']): EventAssert;
-    skipNext(count?: number): this;
-    noMoreEvents(): void;
-    /** The first event of the turn (anywhere) that passes `check`; the cursor does not move. */
-    contains(check: (e: EventAssert) => void): EventAssert;
-    containsFunctionCall(expected?: {
-        name?: string;
-        args?: Record<string, unknown>;
-    }): EventAssert;
-    containsMessage(expected?: {
-        role?: string;
-        content?: string | RegExp;
-    }): EventAssert;
-}
-interface RunResult {
-    /** The turn's conversation items, the user's input excluded. */
-    events: RunEvent[];
-    /** Every speech the turn created (the reply, tool `say`s, task speeches). */
-    speeches: SpeechHandle[];
-    readonly expect: RunAssert;
-}
 interface RunTurnOptions {
     /** Give up after this long on the session's clock. Default 60000 ms. */
     timeoutMs?: number;
 }
 /**
- * Sends `userInput` as a user turn (`generateReply({ userInput })`) and waits until every speech it set
- * off has ended, then returns the turn's events. Works with scripted fakes and with a real LLM alike.
+ * Sends `userInput` as a user turn and waits until the conversation rests: `session.run({ userInput })`,
+ * kept for the tests written before it existed.
  */
 declare function runTurn(session: AgentSession, userInput: string, options?: RunTurnOptions): Promise<RunResult>;
 /**
- * A started session without audio, for testing an agent's conversation logic with `runTurn`: pass a
- * real LLM, or a `FakeLLM` and a `VirtualClock` for deterministic tests.
+ * A started session without audio, for testing an agent's conversation logic with `session.run()`:
+ * pass a real LLM, or a `FakeLLM` and a `VirtualClock` for deterministic tests.
  */
 declare function createTextSession<UserData = unknown>(agent: Agent, options?: AgentSessionOptions<UserData>): Promise<AgentSession<UserData>>;
 
@@ -1234,4 +1150,4 @@ interface ShrinkResult {
  */
 declare function shrinkScenario(scenario: Scenario, fails: (candidate: Scenario) => Promise<boolean>, options?: ShrinkOptions): Promise<ShrinkResult>;
 
-export { type AgentSpec, type CheckOptions, DEFAULT_CONFIG, type EntryOf, EventAssert, type EventEntry, ExpectationError, FIXED_BUGS, FakeAudioInput, type FakeAudioInputOptions, FakeAudioOutput, type FakeAudioOutputOptions, FakeLLM, type FakeLLMError, type FakeLLMOptions, type FakeLLMRequest, FakeSTT, type FakeSTTOptions, FakeTTS, type FakeTTSOptions, type FakeToolCall, FakeTurnDetector, type FakeTurnDetectorOptions, type FakeUtterance, type Fault, type FaultTarget, type FuzzOptions, type FuzzReport, type GeneratorOptions, type Greeting, INVARIANTS, type InputSegment, type InvariantId, KNOWN_BUGS, type KnownBug, type LLMReply, LogBuilder, type LogEntry, type LogEntryType, LogRecorder, MAX_SEGMENT_CODE, type OutputRecord, type OutputSpec, type ReplyMatch, Rng, RunAssert, type RunEvent, type RunResult, type RunTurnOptions, SAMPLE_RATE, type STTSpec, type Scenario, type ScenarioReply, ScriptedVAD, type ScriptedVADOptions, type SeedOutcome, type SessionAction, type SessionSpec, type ShrinkOptions, type ShrinkResult, type SimConfig, type SimEntry, type SimRecord, type SimulateOptions, type SimulationResult, type TTSSpec, type TaskSpec, type TimelineOptions, type ToolSpec, type ToolStep, type TraceEntry, type TurnDetectorSpec, type UserSpeech, type VADSpec, VOICE_THRESHOLD, type Violation, agentFrame, checkInvariants, classify, createTextSession, decodeSegment, describeEntry, describeEvent, errorInfo, formatTimeline, formatViolations, fuzz, generateScenario, lastScriptedMs, peakOf, rehearse, runSeed, runTurn, segmentTag, serializeLog, shrinkScenario, shrinkSeed, silentFrame, simulate, validateScenario, voicedFrame };
+export { type AgentSpec, type CheckOptions, DEFAULT_CONFIG, type EntryOf, type EventEntry, FIXED_BUGS, FakeAudioInput, type FakeAudioInputOptions, FakeAudioOutput, type FakeAudioOutputOptions, FakeLLM, type FakeLLMError, type FakeLLMOptions, type FakeLLMRequest, FakeSTT, type FakeSTTOptions, FakeTTS, type FakeTTSOptions, type FakeToolCall, FakeTurnDetector, type FakeTurnDetectorOptions, type FakeUtterance, type Fault, type FaultTarget, type FuzzOptions, type FuzzReport, type GeneratorOptions, type Greeting, INVARIANTS, type InputSegment, type InvariantId, KNOWN_BUGS, type KnownBug, type LLMReply, LogBuilder, type LogEntry, type LogEntryType, LogRecorder, MAX_SEGMENT_CODE, type OutputRecord, type OutputSpec, type ReplyMatch, Rng, type RunTurnOptions, SAMPLE_RATE, type STTSpec, type Scenario, type ScenarioReply, ScriptedVAD, type ScriptedVADOptions, type SeedOutcome, type SessionAction, type SessionSpec, type ShrinkOptions, type ShrinkResult, type SimConfig, type SimEntry, type SimRecord, type SimulateOptions, type SimulationResult, type TTSSpec, type TaskSpec, type TimelineOptions, type ToolSpec, type ToolStep, type TraceEntry, type TurnDetectorSpec, type UserSpeech, type VADSpec, VOICE_THRESHOLD, type Violation, agentFrame, checkInvariants, classify, createTextSession, decodeSegment, describeEntry, errorInfo, formatTimeline, formatViolations, fuzz, generateScenario, lastScriptedMs, peakOf, rehearse, runSeed, runTurn, segmentTag, serializeLog, shrinkScenario, shrinkSeed, silentFrame, simulate, validateScenario, voicedFrame };

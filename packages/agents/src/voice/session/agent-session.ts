@@ -17,6 +17,8 @@ import type { RunContext } from '../tools/run-context.js';
 import type { AgentState, ErrorSource, SessionEvents } from './session-events.js';
 import { SessionRuntime } from './session-runtime.js';
 import { SessionInput, SessionOutput } from '../io/session-io.js';
+import type { RunResult } from '../run/run-result.js';
+import type { RunOptions } from './text-run.js';
 import { SpeechHandle, SpeechPriority } from '../speech/speech-handle.js';
 import type { TraceSink } from './trace.js';
 import type { UserState } from '../turn/user-turn-tracker.js';
@@ -173,6 +175,17 @@ export class AgentSession<UserData = unknown> extends TypedEmitter<SessionEvents
     );
     runtime.startReply(handle, { instructions: options.instructions, toolChoice: options.toolChoice });
     return handle;
+  }
+
+  /**
+   * Runs one user turn given as text through the real session (no audio needed) and resolves, once the
+   * conversation rests, with what it set off: messages, tool calls and outputs, handoffs and AgentTasks
+   * taking over. The way to unit-test an agent: `result.expect.nextEvent().isFunctionCall({ name })`.
+   * The turn is answered like a spoken one (`onUserTurnCompleted` runs, an AgentTask waiting for the
+   * user takes it); a run that starts while an agent is being entered is answered by that agent.
+   */
+  async run(options: RunOptions): Promise<RunResult> {
+    return this.requireRuntime('run').run(options);
   }
 
   /**

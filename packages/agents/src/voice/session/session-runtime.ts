@@ -28,6 +28,8 @@ import type { AgentState } from './session-events.js';
 import { SessionReporter } from './session-reporter.js';
 import type { InterruptReason } from './trace.js';
 import { TurnResponder } from './turn-responder.js';
+import type { RunResult } from '../run/run-result.js';
+import { type RunOptions, runTextTurn } from './text-run.js';
 import { UserInputRouter } from './user-input-router.js';
 
 /**
@@ -264,6 +266,20 @@ export class SessionRuntime implements AudioInputControl, AudioOutputControl {
     if (enabled === this.outputEnabled) return;
     this.outputEnabled = enabled;
     this.reporter.trace({ type: 'audio_output_enabled', enabled });
+  }
+
+  run(options: RunOptions): Promise<RunResult> {
+    return runTextTurn(
+      {
+        clock: this.session.clock,
+        session: this.session,
+        agents: this.agents,
+        transitions: this.transitions,
+        responder: this.responder,
+        speeches: this.speeches,
+      },
+      options,
+    );
   }
 
   handoff(next: Agent): Promise<void> {

@@ -54,16 +54,53 @@ export class TurnResponder {
       return;
     }
     // A newer turn supersedes replies to older turns that have not been heard yet.
-    for (const handle of this.deps.scheduler.queuedHandles) {
-      if (handle.source === 'user_turn' && handle.requestInterrupt('superseded', false)) {
-        reporter.trace({ type: 'speech_interrupted', speechId: handle.id, reason: 'superseded' });
-      }
-    }
+    this.supersedeQueuedReplies();
     const message: ChatMessage = {
       ...this.deps.log.userMessage(turn.transcript),
       createdAtMs: session.clock.now(),
     };
     this.deps.inFlight.track(this.reply(turn, message));
+  }
+
+  /**
+   * A user turn given as text (`session.run()`): answered like a spoken one (it supersedes unheard
+   * replies and goes through `onUserTurnCompleted`), but it has no audio, so it cuts no speech. Returns
+   * the id of its user message and a promise that settles once the reply has started (or was skipped).
+   */
+  answerText(text: string): { messageId: string; started: Promise<void> } {
+    const { session, reporter } = this.deps;
+    const now = session.clock.now();
+    const turn: CommittedTurn = {
+      turnId: session.ids('turn'),
+      transcript: text.trim(),
+      lastSpeechAtMs: undefined,
+      committedAtMs: now,
+      finalTranscriptAtMs: undefined,
+      transcriptFinal: true,
+    };
+    reporter.trace({
+      type: 'user_turn_committed',
+      turnId: turn.turnId,
+      transcript: turn.transcript,
+      lastSpeechMs: undefined,
+    });
+    const message = this.deps.log.userMessage(turn.transcript);
+    if (turn.transcript === '') {
+      reporter.trace({ type: 'user_turn_skipped', turnId: turn.turnId, reason: 'empty_transcript' });
+      return { messageId: message.id, started: Promise.resolve() };
+    }
+    this.supersedeQueuedReplies();
+    const started = this.reply(turn, message);
+    this.deps.inFlight.track(started);
+    return { messageId: message.id, started };
+  }
+
+  private supersedeQueuedReplies(): void {
+    for (const handle of this.deps.scheduler.queuedHandles) {
+      if (handle.source === 'user_turn' && handle.requestInterrupt('superseded', false)) {
+        this.deps.reporter.trace({ type: 'speech_interrupted', speechId: handle.id, reason: 'superseded' });
+      }
+    }
   }
 
   /** A final transcript arrived for the turn already committed from an interim: the message is corrected. */
