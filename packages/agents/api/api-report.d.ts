@@ -975,6 +975,8 @@ type TraceRecord = {
     turnId: string;
     transcript: string;
     lastSpeechMs: number | undefined;
+    /** A turn given as text (`session.run()`): no speech of it was heard, so it cuts nothing. */
+    text?: boolean;
 } | {
     type: 'user_turn_skipped';
     turnId: string;

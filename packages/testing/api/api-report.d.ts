@@ -663,6 +663,12 @@ type SessionAction = {
  | {
     atMs: number;
     type: 'swap_input';
+}
+/** `session.run({ userInput })`: a text turn in the middle of the spoken conversation. */
+ | {
+    atMs: number;
+    type: 'run_text';
+    userInput: string;
 };
 type FaultTarget = 'llm' | 'tts' | 'stt' | 'vad' | 'turn_detector' | 'input' | 'bad_frame';
 /**
@@ -843,6 +849,7 @@ type SimRecord = {
     action: string;
     error?: string;
     speechId?: string;
+    detail?: string;
 } | {
     type: 'tool_step';
     callId: string;

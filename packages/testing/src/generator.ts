@@ -183,7 +183,8 @@ function extendForInterruptions(seed: number, scenario: Scenario): void {
 /**
  * The turn-handling options of issue #19, drawn from a stream of their own so that every seed keeps the
  * rest of its scenario: agents whose speeches are uninterruptible by default, audio input and output
- * turned off and on (input sometimes committed by hand, push-to-talk style), a microphone swapped.
+ * turned off and on (input sometimes committed by hand, push-to-talk style), a microphone swapped, text
+ * turns (`session.run()`) among the spoken ones.
  */
 function extendForTurnHandling(seed: number, scenario: Scenario): void {
   const rng = new Rng((seed ^ 0x1919_1919) >>> 0);
@@ -207,6 +208,15 @@ function extendForTurnHandling(seed: number, scenario: Scenario): void {
       added.push({ atMs: atMs + rng.ms(200, 6000, 10), type: 'set_output_enabled', enabled: true });
   }
   if (rng.chance(0.05)) added.push({ atMs: rng.ms(0, lastEnd + 1000, 10), type: 'swap_input' });
+  if (rng.chance(0.08)) {
+    // Text turns answer to the scripted reply of a user segment, so they may call tools and tasks too.
+    const segment = rng.int(0, Math.max(0, (scenario.user?.length ?? 1) - 1));
+    added.push({
+      atMs: rng.ms(0, lastEnd + 1000, 10),
+      type: 'run_text',
+      userInput: `${segmentTag(segment)} typed`,
+    });
+  }
   if (added.length > 0)
     scenario.actions = [...(scenario.actions ?? []), ...added].sort((a, b) => a.atMs - b.atMs);
 }

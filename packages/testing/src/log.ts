@@ -67,7 +67,7 @@ export type SimRecord =
   | { type: 'tts_error'; message: string }
   | { type: 'fault'; target: string; durationMs: number }
   | { type: 'action'; action: string; detail?: string; speechId?: string }
-  | { type: 'action_done'; action: string; error?: string; speechId?: string }
+  | { type: 'action_done'; action: string; error?: string; speechId?: string; detail?: string }
   | { type: 'tool_step'; callId: string; speechId: string; step: string; detail?: string }
   | { type: 'tool_say_done'; callId: string; speechId: string; outcome: string }
   | { type: 'task_await_start'; callId: string; speechId: string; taskId: string }

@@ -166,7 +166,9 @@ export type SessionAction =
   /** `session.output.setAudioEnabled(enabled)`. */
   | { atMs: number; type: 'set_output_enabled'; enabled: boolean }
   /** `session.input.audio = another microphone` that goes on with the same script. */
-  | { atMs: number; type: 'swap_input' };
+  | { atMs: number; type: 'swap_input' }
+  /** `session.run({ userInput })`: a text turn in the middle of the spoken conversation. */
+  | { atMs: number; type: 'run_text'; userInput: string };
 
 export type FaultTarget = 'llm' | 'tts' | 'stt' | 'vad' | 'turn_detector' | 'input' | 'bad_frame';
 

@@ -386,6 +386,17 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
           session.output.setAudioEnabled(action.enabled);
           done()();
           break;
+        case 'run_text':
+          session.run({ userInput: action.userInput }).then(
+            (result) =>
+              recorder.sim({
+                type: 'action_done',
+                action: action.type,
+                detail: `${result.events.length} events`,
+              }),
+            failed,
+          );
+          break;
         case 'swap_input': {
           const old = input;
           input = microphone();

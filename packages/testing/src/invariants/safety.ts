@@ -409,7 +409,8 @@ export function checkS9(m: LogModel, report: Report): void {
   const slack = eps(m);
   const seenTurns = new Set<string>();
   const firstCommits = m.entries('user_turn_committed').filter(({ entry }) => {
-    if (seenTurns.has(entry.turnId)) return false;
+    // A typed turn (`session.run()`) resets nothing: the speech heard meanwhile still counts.
+    if (entry.text || seenTurns.has(entry.turnId)) return false;
     seenTurns.add(entry.turnId);
     return true;
   });

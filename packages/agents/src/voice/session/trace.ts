@@ -37,7 +37,14 @@ export type TraceRecord =
   | { type: 'stt_restarted'; error: string }
   | { type: 'endpointing_started'; lastSpeechMs: number; minDelayMs: number; maxDelayMs: number }
   | { type: 'end_of_turn_prediction'; probability: number | undefined; delayMs: number; error?: string }
-  | { type: 'user_turn_committed'; turnId: string; transcript: string; lastSpeechMs: number | undefined }
+  | {
+      type: 'user_turn_committed';
+      turnId: string;
+      transcript: string;
+      lastSpeechMs: number | undefined;
+      /** A turn given as text (`session.run()`): no speech of it was heard, so it cuts nothing. */
+      text?: boolean;
+    }
   | { type: 'user_turn_skipped'; turnId: string; reason: string }
   | { type: 'reply_started'; turnId: string | undefined; speechId: string }
   | { type: 'tool_started'; speechId: string; callId: string; name: string }

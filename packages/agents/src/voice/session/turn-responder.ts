@@ -83,6 +83,7 @@ export class TurnResponder {
       turnId: turn.turnId,
       transcript: turn.transcript,
       lastSpeechMs: undefined,
+      text: true,
     });
     const message = this.deps.log.userMessage(turn.transcript);
     if (turn.transcript === '') {
