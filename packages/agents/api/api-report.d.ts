@@ -981,6 +981,13 @@ type TraceRecord = {
     type: 'user_turn_skipped';
     turnId: string;
     reason: string;
+}
+/** The pending user turn reached `maxUserTurnDuration`; the agent's `onUserTurnExceeded` decides. */
+ | {
+    type: 'user_turn_exceeded';
+    transcript: string;
+    durationMs: number;
+    userSpeaking: boolean;
 } | {
     type: 'reply_started';
     turnId: string | undefined;
@@ -1163,59 +1170,144 @@ declare function tool<Schema extends z.ZodType = z.ZodObject<Record<string, neve
 /** What the model is told about each tool: the provider-facing half of `tool()`. */
 declare function toolDefinitions(tools: readonly AnyTool[]): ToolDefinition[];
 
-interface AgentOptions {
-    instructions: string;
-    tools?: readonly AnyTool[];
-    /** The conversation this agent starts with. A handoff copies the previous agent's when omitted. */
-    chatCtx?: ChatContext;
-    /** Per-agent providers override the session's. */
-    stt?: STT;
-    llm?: LLM;
-    tts?: TTS;
-    vad?: VAD;
-    turnDetector?: TurnDetector;
-    /** Shows up in handoff records and logs. Defaults to the class name plus a counter. */
-    id?: string;
+/** How the session decides that the user has finished, and when the user may cut the agent off. All in ms. */
+interface TurnHandlingOptions {
     /**
-     * Whether the user may interrupt the speeches this agent creates (its replies to user turns, and the
-     * `say()` / `generateReply()` calls made while it is in charge); a call's own `allowInterruptions`
-     * overrides it. Default true.
+     * What ends a user turn: `vad` (silence after speech, refined by the turn detector when one is set),
+     * `stt` (the recognizer's end of speech / final transcript), or `manual` (`commitUserTurn()` only).
      */
-    allowInterruptions?: boolean;
+    turnDetection: 'vad' | 'stt' | 'manual';
+    /** Silence after the last speech before a turn may be committed. */
+    minEndpointingDelay: number;
+    /** Longest wait after the last speech when the turn detector thinks the user is not done. */
+    maxEndpointingDelay: number;
+    /** User speech this long (VAD) can interrupt the agent. */
+    minInterruptionDuration: number;
+    /**
+     * Words the user must have said before the agent is cut, on top of `minInterruptionDuration`; 0 means
+     * no word requirement.
+     */
+    minInterruptionWords: number;
+    /** After the user stops, how long a paused speech waits for words before it resumes. */
+    falseInterruptionTimeout: number;
+    /** Pause on user speech and resume if it was a false interruption, instead of cutting at once. */
+    resumeFalseInterruption: boolean;
+    /** Feed the STT silence (never the VAD) while an uninterruptible speech plays. */
+    discardAudioIfUninterruptible: boolean;
+    /**
+     * Longest user turn, from its first speech, before the agent's `onUserTurnExceeded` decides what to do
+     * (say something, answer what was said so far, or keep listening); `null`: no limit.
+     */
+    maxUserTurnDuration: number | null;
+}
+declare const defaultTurnHandling: TurnHandlingOptions;
+declare function resolveTurnHandling(options: Partial<TurnHandlingOptions> | undefined): TurnHandlingOptions;
+
+type AgentState = 'initializing' | 'idle' | 'listening' | 'thinking' | 'speaking';
+type ErrorSource = 'stt' | 'llm' | 'tts' | 'vad' | 'turn_detector' | 'tool' | 'audio_input' | 'audio_output' | 'session';
+/** Per-turn and per-request measurements, all in ms. */
+type SessionMetrics = {
+    type: 'eou';
+    turnId: string;
+    /** From the end of the user's speech to the commit of the turn. */
+    endOfUtteranceDelayMs: number;
+    /** From the end of the user's speech to the final transcript. */
+    transcriptionDelayMs: number | undefined;
+} | {
+    type: 'llm';
+    speechId: string;
+    label: string;
+    ttftMs: number | undefined;
+    durationMs: number;
+    /** Completion tokens per second of generation after the first token, when usage is reported. */
+    tokensPerSecond: number | undefined;
+    usage: LLMUsage | undefined;
+} | {
+    type: 'tts';
+    speechId: string;
+    label: string;
+    ttfbMs: number;
+} | {
+    type: 'turn';
+    turnId: string;
+    speechId: string;
+    /** From the end of the user's speech to the first frame of the reply. */
+    endToEndLatencyMs: number;
+};
+type SessionEvents = {
+    user_state_changed: {
+        oldState: UserState;
+        newState: UserState;
+        atMs: number;
+    };
+    agent_state_changed: {
+        oldState: AgentState;
+        newState: AgentState;
+        atMs: number;
+    };
+    user_input_transcribed: {
+        transcript: string;
+        isFinal: boolean;
+        language: string | undefined;
+        atMs: number;
+    };
+    conversation_item_added: {
+        item: ChatItem;
+        atMs: number;
+    };
+    speech_created: {
+        speechHandle: SpeechHandle;
+        source: SpeechHandle['source'];
+        atMs: number;
+    };
+    function_tools_executed: {
+        speechId: string;
+        functionCalls: FunctionCall[];
+        functionCallOutputs: FunctionCallOutput[];
+        atMs: number;
+    };
+    agent_false_interruption: {
+        speechId: string;
+        resumed: boolean;
+        atMs: number;
+    };
+    metrics_collected: {
+        metrics: SessionMetrics;
+        atMs: number;
+    };
+    error: {
+        error: unknown;
+        source: ErrorSource;
+        recoverable: boolean;
+        atMs: number;
+    };
+    close: {
+        reason: string;
+        error: unknown;
+        atMs: number;
+    };
+};
+
+/** The task was awaited outside a session (no tool or agent hook is running). */
+declare class TaskContextError extends VoxwireError {
+    name: string;
 }
 /**
- * What the agent is: its instructions, tools and providers, and hooks for entering, leaving and for each
- * completed user turn. Subclass it and override the hooks.
+ * An agent that runs until it reaches a result, then hands control back to whoever awaited it. Awaited
+ * inside a tool (`const email = await new GetEmailTask()`), it takes over the conversation; the tool's
+ * speech stays uninterruptible meanwhile and the tool gets the result.
  */
-declare class Agent<UserData = unknown> {
-    readonly id: string;
-    instructions: string;
-    tools: readonly AnyTool[];
-    chatCtx: ChatContext;
-    readonly stt: STT | undefined;
-    readonly llm: LLM | undefined;
-    readonly tts: TTS | undefined;
-    readonly vad: VAD | undefined;
-    readonly turnDetector: TurnDetector | undefined;
-    /** The default `allowInterruptions` of the speeches this agent creates. */
-    readonly allowInterruptions: boolean;
+declare class AgentTask<Result = unknown, UserData = unknown> extends Agent<UserData> implements PromiseLike<Result> {
+    private settled;
+    private resolveResult;
+    private rejectResult;
+    private started;
     constructor(options: AgentOptions);
-    /** The session running this agent. Throws when the agent is not active. */
-    get session(): AgentSession<UserData>;
-    /** Called when the agent becomes active: a good place to greet (`this.session.generateReply()`). */
-    onEnter(): Promise<void>;
-    /** Called when another agent takes over or the session closes. */
-    onExit(): Promise<void>;
-    /**
-     * Called when the user's turn is committed, before the reply is generated. Edit `chatCtx` (this turn's
-     * copy) or `message`; throw `StopResponse` to skip the reply.
-     */
-    onUserTurnCompleted(_chatCtx: ChatContext, _message: ChatMessage): Promise<void>;
-}
-/** Thrown from `onUserTurnCompleted` to answer nothing to this turn (the decision is logged). */
-declare class StopResponse extends Error {
-    name: string;
-    constructor(message?: string);
+    get completed(): boolean;
+    /** Ends the task with a result, or with an error the awaiting tool will see. Later calls are ignored. */
+    complete(result: Result | Error): void;
+    then<R1 = Result, R2 = never>(onfulfilled?: ((value: Result) => R1 | PromiseLike<R1>) | null, onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null): PromiseLike<R1 | R2>;
+    private start;
 }
 
 /**
@@ -1272,56 +1364,6 @@ interface TextOutput {
     captureText(text: string): void;
     /** The current agent message is complete (or was interrupted). */
     flush(): void;
-}
-
-/** How the session decides that the user has finished, and when the user may cut the agent off. All in ms. */
-interface TurnHandlingOptions {
-    /**
-     * What ends a user turn: `vad` (silence after speech, refined by the turn detector when one is set),
-     * `stt` (the recognizer's end of speech / final transcript), or `manual` (`commitUserTurn()` only).
-     */
-    turnDetection: 'vad' | 'stt' | 'manual';
-    /** Silence after the last speech before a turn may be committed. */
-    minEndpointingDelay: number;
-    /** Longest wait after the last speech when the turn detector thinks the user is not done. */
-    maxEndpointingDelay: number;
-    /** User speech this long (VAD) can interrupt the agent. */
-    minInterruptionDuration: number;
-    /**
-     * Words the user must have said before the agent is cut, on top of `minInterruptionDuration`; 0 means
-     * no word requirement.
-     */
-    minInterruptionWords: number;
-    /** After the user stops, how long a paused speech waits for words before it resumes. */
-    falseInterruptionTimeout: number;
-    /** Pause on user speech and resume if it was a false interruption, instead of cutting at once. */
-    resumeFalseInterruption: boolean;
-    /** Feed the STT silence (never the VAD) while an uninterruptible speech plays. */
-    discardAudioIfUninterruptible: boolean;
-}
-declare const defaultTurnHandling: TurnHandlingOptions;
-declare function resolveTurnHandling(options: Partial<TurnHandlingOptions> | undefined): TurnHandlingOptions;
-
-/** The task was awaited outside a session (no tool or agent hook is running). */
-declare class TaskContextError extends VoxwireError {
-    name: string;
-}
-/**
- * An agent that runs until it reaches a result, then hands control back to whoever awaited it. Awaited
- * inside a tool (`const email = await new GetEmailTask()`), it takes over the conversation; the tool's
- * speech stays uninterruptible meanwhile and the tool gets the result.
- */
-declare class AgentTask<Result = unknown, UserData = unknown> extends Agent<UserData> implements PromiseLike<Result> {
-    private settled;
-    private resolveResult;
-    private rejectResult;
-    private started;
-    constructor(options: AgentOptions);
-    get completed(): boolean;
-    /** Ends the task with a result, or with an error the awaiting tool will see. Later calls are ignored. */
-    complete(result: Result | Error): void;
-    then<R1 = Result, R2 = never>(onfulfilled?: ((value: Result) => R1 | PromiseLike<R1>) | null, onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null): PromiseLike<R1 | R2>;
-    private start;
 }
 
 /**
@@ -1495,91 +1537,77 @@ interface CommittedTurn {
     /** False when only an interim transcript was available at commit time. */
     transcriptFinal: boolean;
 }
-
-type AgentState = 'initializing' | 'idle' | 'listening' | 'thinking' | 'speaking';
-type ErrorSource = 'stt' | 'llm' | 'tts' | 'vad' | 'turn_detector' | 'tool' | 'audio_input' | 'audio_output' | 'session';
-/** Per-turn and per-request measurements, all in ms. */
-type SessionMetrics = {
-    type: 'eou';
-    turnId: string;
-    /** From the end of the user's speech to the commit of the turn. */
-    endOfUtteranceDelayMs: number;
-    /** From the end of the user's speech to the final transcript. */
-    transcriptionDelayMs: number | undefined;
-} | {
-    type: 'llm';
-    speechId: string;
-    label: string;
-    ttftMs: number | undefined;
+/** What `Agent.onUserTurnExceeded` is told about the turn that went on too long. */
+interface UserTurnExceeded {
+    /** What has been heard of the turn so far. */
+    transcript: string;
+    /** Since the turn's first speech. */
     durationMs: number;
-    /** Completion tokens per second of generation after the first token, when usage is reported. */
-    tokensPerSecond: number | undefined;
-    usage: LLMUsage | undefined;
-} | {
-    type: 'tts';
-    speechId: string;
-    label: string;
-    ttfbMs: number;
-} | {
-    type: 'turn';
-    turnId: string;
-    speechId: string;
-    /** From the end of the user's speech to the first frame of the reply. */
-    endToEndLatencyMs: number;
-};
-type SessionEvents = {
-    user_state_changed: {
-        oldState: UserState;
-        newState: UserState;
-        atMs: number;
-    };
-    agent_state_changed: {
-        oldState: AgentState;
-        newState: AgentState;
-        atMs: number;
-    };
-    user_input_transcribed: {
-        transcript: string;
-        isFinal: boolean;
-        language: string | undefined;
-        atMs: number;
-    };
-    conversation_item_added: {
-        item: ChatItem;
-        atMs: number;
-    };
-    speech_created: {
-        speechHandle: SpeechHandle;
-        source: SpeechHandle['source'];
-        atMs: number;
-    };
-    function_tools_executed: {
-        speechId: string;
-        functionCalls: FunctionCall[];
-        functionCallOutputs: FunctionCallOutput[];
-        atMs: number;
-    };
-    agent_false_interruption: {
-        speechId: string;
-        resumed: boolean;
-        atMs: number;
-    };
-    metrics_collected: {
-        metrics: SessionMetrics;
-        atMs: number;
-    };
-    error: {
-        error: unknown;
-        source: ErrorSource;
-        recoverable: boolean;
-        atMs: number;
-    };
-    close: {
-        reason: string;
-        error: unknown;
-        atMs: number;
-    };
-};
+    /** Whether the user is still speaking (else the turn waits for its end of turn). */
+    userSpeaking: boolean;
+}
+
+interface AgentOptions {
+    instructions: string;
+    tools?: readonly AnyTool[];
+    /** The conversation this agent starts with. A handoff copies the previous agent's when omitted. */
+    chatCtx?: ChatContext;
+    /** Per-agent providers override the session's. */
+    stt?: STT;
+    llm?: LLM;
+    tts?: TTS;
+    vad?: VAD;
+    turnDetector?: TurnDetector;
+    /** Shows up in handoff records and logs. Defaults to the class name plus a counter. */
+    id?: string;
+    /**
+     * Whether the user may interrupt the speeches this agent creates (its replies to user turns, and the
+     * `say()` / `generateReply()` calls made while it is in charge); a call's own `allowInterruptions`
+     * overrides it. Default true.
+     */
+    allowInterruptions?: boolean;
+}
+/**
+ * What the agent is: its instructions, tools and providers, and hooks for entering, leaving and for each
+ * completed user turn. Subclass it and override the hooks.
+ */
+declare class Agent<UserData = unknown> {
+    readonly id: string;
+    instructions: string;
+    tools: readonly AnyTool[];
+    chatCtx: ChatContext;
+    readonly stt: STT | undefined;
+    readonly llm: LLM | undefined;
+    readonly tts: TTS | undefined;
+    readonly vad: VAD | undefined;
+    readonly turnDetector: TurnDetector | undefined;
+    /** The default `allowInterruptions` of the speeches this agent creates. */
+    readonly allowInterruptions: boolean;
+    constructor(options: AgentOptions);
+    /** The session running this agent. Throws when the agent is not active. */
+    get session(): AgentSession<UserData>;
+    /** Called when the agent becomes active: a good place to greet (`this.session.generateReply()`). */
+    onEnter(): Promise<void>;
+    /** Called when another agent takes over or the session closes. */
+    onExit(): Promise<void>;
+    /**
+     * Called when the user's turn is committed, before the reply is generated. Edit `chatCtx` (this turn's
+     * copy) or `message`; throw `StopResponse` to skip the reply.
+     */
+    onUserTurnCompleted(_chatCtx: ChatContext, _message: ChatMessage): Promise<void>;
+    /**
+     * Called once per user turn that lasts `turnHandling.maxUserTurnDuration` (from its first speech)
+     * without being committed. The default keeps listening. To take the turn: `this.session.say(...,
+     * { allowInterruptions: false })` speaks over the user; `this.session.commitUserTurn()` answers what
+     * was said so far (that reply is held while the user talks on, and cut if they go on long enough).
+     */
+    onUserTurnExceeded(_turn: UserTurnExceeded): Promise<void>;
+}
+/** Thrown from `onUserTurnCompleted` to answer nothing to this turn (the decision is logged). */
+declare class StopResponse extends Error {
+    name: string;
+    constructor(message?: string);
+}
 
 interface AgentSessionOptions<UserData = unknown> {
     vad?: VAD;
@@ -1911,4 +1939,4 @@ declare class VirtualClock implements Clock {
     private pop;
 }
 
-export { APIConnectionError, APIError, APIStatusError, APITimeoutError, type AddMessageOptions, Agent, type AgentDefinition, type AgentDefinitionInit, type AgentHandoff, type AgentHandoffExpectation, type AgentOptions, AgentSession, type AgentSessionOptions, type AgentState, AgentTask, AllProvidersFailedError, type AnyTool, AudioFrame, type AudioFrameLike, type AudioInput, type AudioOutput, type AvailabilityChangedEvent, type ChatContent, ChatContext, type ChatItem, type ChatMessage, type ChatRole, type Clock, type CommittedTurn, type CopyOptions, type ErrorSource, EventAssert, ExpectationError, type FallbackAdapterEvents, type FallbackAdapterOptions, type FunctionCall, type FunctionCallExpectation, type FunctionCallOutput, type FunctionCallOutputExpectation, type GenerateReplyOptions, type ImageContent, type InterruptReason, InvalidAudioError, type JSONSchema, Job, type JobContext, type JobNotice, type JobOptions, type JobTransport, type LLM, LLMFallbackAdapter, type LLMFallbackAdapterOptions, type LogLevel, type Logger, type LoggerOptions, type MessageExpectation, MissingProviderError, MissingVADError, type NoticeLevel, type ProviderAvailability, ProviderProblemError, RealClock, RunAssert, RunContext, type RunEvent, type RunOptions, RunResult, type STT, STTFallbackAdapter, type STTFallbackAdapterOptions, type SayOptions, SessionClosedError, type SessionEvents, type SessionIO, SessionInput, type SessionMetrics, SessionNotStartedError, SessionOutput, type SessionStartOptions, SpeechDeadlockError, SpeechHandle, SpeechInterruptedError, SpeechInterruptedReason, type SpeechOutcome, SpeechPriority, StopResponse, type TTS, TTSFallbackAdapter, type TTSFallbackAdapterOptions, TaskContextError, type TextOutput, type TimedTraceRecord, type TimerHandle, type Tool, ToolError, type ToolOptions, type TraceRecord, type TraceSink, type TurnDetector, type TurnHandlingOptions, type UserState, type VAD, VirtualClock, type VirtualClockOptions, VoxwireError, agentDefinitionFromModule, createLogger, defaultLogger, defaultTurnHandling, defineAgent, describeEvent, isAgentDefinition, messageText, prewarmAgent, realClock, resolveTurnHandling, setDefaultLogger, silentLogger, tool, toolDefinitions };
+export { APIConnectionError, APIError, APIStatusError, APITimeoutError, type AddMessageOptions, Agent, type AgentDefinition, type AgentDefinitionInit, type AgentHandoff, type AgentHandoffExpectation, type AgentOptions, AgentSession, type AgentSessionOptions, type AgentState, AgentTask, AllProvidersFailedError, type AnyTool, AudioFrame, type AudioFrameLike, type AudioInput, type AudioOutput, type AvailabilityChangedEvent, type ChatContent, ChatContext, type ChatItem, type ChatMessage, type ChatRole, type Clock, type CommittedTurn, type CopyOptions, type ErrorSource, EventAssert, ExpectationError, type FallbackAdapterEvents, type FallbackAdapterOptions, type FunctionCall, type FunctionCallExpectation, type FunctionCallOutput, type FunctionCallOutputExpectation, type GenerateReplyOptions, type ImageContent, type InterruptReason, InvalidAudioError, type JSONSchema, Job, type JobContext, type JobNotice, type JobOptions, type JobTransport, type LLM, LLMFallbackAdapter, type LLMFallbackAdapterOptions, type LogLevel, type Logger, type LoggerOptions, type MessageExpectation, MissingProviderError, MissingVADError, type NoticeLevel, type ProviderAvailability, ProviderProblemError, RealClock, RunAssert, RunContext, type RunEvent, type RunOptions, RunResult, type STT, STTFallbackAdapter, type STTFallbackAdapterOptions, type SayOptions, SessionClosedError, type SessionEvents, type SessionIO, SessionInput, type SessionMetrics, SessionNotStartedError, SessionOutput, type SessionStartOptions, SpeechDeadlockError, SpeechHandle, SpeechInterruptedError, SpeechInterruptedReason, type SpeechOutcome, SpeechPriority, StopResponse, type TTS, TTSFallbackAdapter, type TTSFallbackAdapterOptions, TaskContextError, type TextOutput, type TimedTraceRecord, type TimerHandle, type Tool, ToolError, type ToolOptions, type TraceRecord, type TraceSink, type TurnDetector, type TurnHandlingOptions, type UserState, type UserTurnExceeded, type VAD, VirtualClock, type VirtualClockOptions, VoxwireError, agentDefinitionFromModule, createLogger, defaultLogger, defaultTurnHandling, defineAgent, describeEvent, isAgentDefinition, messageText, prewarmAgent, realClock, resolveTurnHandling, setDefaultLogger, silentLogger, tool, toolDefinitions };

@@ -135,4 +135,4 @@ export {
   type Tool,
   type ToolOptions,
 } from './voice/tools/tool.js';
-export type { CommittedTurn, UserState } from './voice/turn/user-turn-tracker.js';
+export type { CommittedTurn, UserState, UserTurnExceeded } from './voice/turn/user-turn-tracker.js';

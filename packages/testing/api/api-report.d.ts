@@ -567,6 +567,14 @@ interface AgentSpec {
     skipTurnsContaining?: string[];
     /** The agent's default for the speeches it creates (`new Agent({ allowInterruptions })`). */
     allowInterruptions?: boolean;
+    /**
+     * What `onUserTurnExceeded` does when a turn outlasts `turnHandling.maxUserTurnDuration`: say
+     * something, commit the turn (answer what was said so far), or keep listening (the default).
+     */
+    onUserTurnExceeded?: {
+        say: string;
+        allowInterruptions?: boolean;
+    } | 'commit' | 'listen';
 }
 /** An AgentTask awaited by a tool: it takes over the conversation until it completes. */
 interface TaskSpec extends AgentSpec {
@@ -876,6 +884,11 @@ type SimRecord = {
     type: 'task_complete';
     taskId: string;
     result: string;
+} | {
+    type: 'turn_exceeded_hook';
+    agent: string;
+    decision: string;
+    transcript: string;
 } | {
     type: 'playout_waited';
     speechId: string;

@@ -184,12 +184,24 @@ function extendForInterruptions(seed: number, scenario: Scenario): void {
  * The turn-handling options of issue #19, drawn from a stream of their own so that every seed keeps the
  * rest of its scenario: agents whose speeches are uninterruptible by default, audio input and output
  * turned off and on (input sometimes committed by hand, push-to-talk style), a microphone swapped, text
- * turns (`session.run()`) among the spoken ones.
+ * turns (`session.run()`) among the spoken ones, and a user turn limit with each decision of its hook.
  */
 function extendForTurnHandling(seed: number, scenario: Scenario): void {
   const rng = new Rng((seed ^ 0x1919_1919) >>> 0);
   for (const agent of scenario.agents ?? []) {
     if (rng.chance(0.15)) agent.allowInterruptions = false;
+  }
+  const turnHandling = scenario.session?.turnHandling;
+  if (turnHandling && rng.chance(0.15)) {
+    turnHandling.maxUserTurnDuration = rng.ms(800, 5000, 20);
+    const main = scenario.agents?.[0];
+    if (main) {
+      main.onUserTurnExceeded = rng.weighted<NonNullable<AgentSpec['onUserTurnExceeded']>>([
+        [3, { say: sentence(rng, 2, 6), allowInterruptions: rng.chance(0.4) }],
+        [3, 'commit'],
+        [2, 'listen'],
+      ]);
+    }
   }
   const lastEnd = (scenario.user ?? []).reduce((t, u) => Math.max(t, u.endMs), 0);
   const added: SessionAction[] = [];

@@ -73,6 +73,7 @@ export type SimRecord =
   | { type: 'task_await_start'; callId: string; speechId: string; taskId: string }
   | { type: 'task_await_end'; callId: string; speechId: string; taskId: string; outcome: string }
   | { type: 'task_complete'; taskId: string; result: string }
+  | { type: 'turn_exceeded_hook'; agent: string; decision: string; transcript: string }
   | { type: 'playout_waited'; speechId: string; outcome: string }
   | {
       type: 'handle_interrupt_call';

@@ -112,6 +112,11 @@ export interface AgentSpec {
   skipTurnsContaining?: string[];
   /** The agent's default for the speeches it creates (`new Agent({ allowInterruptions })`). */
   allowInterruptions?: boolean;
+  /**
+   * What `onUserTurnExceeded` does when a turn outlasts `turnHandling.maxUserTurnDuration`: say
+   * something, commit the turn (answer what was said so far), or keep listening (the default).
+   */
+  onUserTurnExceeded?: { say: string; allowInterruptions?: boolean } | 'commit' | 'listen';
 }
 
 /** An AgentTask awaited by a tool: it takes over the conversation until it completes. */

@@ -11,6 +11,7 @@ import {
   StopResponse,
   ToolError,
   tool,
+  type UserTurnExceeded,
 } from '@voxwire/agents';
 import type { LogRecorder } from '../log.js';
 import type { AgentSpec, Greeting, Scenario, TaskSpec, ToolSpec } from '../scenario.js';
@@ -90,6 +91,28 @@ export class ScenarioWorld {
           : {}),
       });
     }
+  }
+
+  /** Does what the agent's spec says when a user turn goes on too long. */
+  turnExceeded(agent: Agent, spec: AgentSpec, turn: UserTurnExceeded): void {
+    const decision = spec.onUserTurnExceeded ?? 'listen';
+    this.log.sim({
+      type: 'turn_exceeded_hook',
+      agent: spec.name,
+      decision: typeof decision === 'string' ? decision : 'say',
+      transcript: turn.transcript,
+    });
+    if (decision === 'listen') return;
+    if (decision === 'commit') {
+      // Logged as the application's commit: the checker allows it at any time.
+      this.log.sim({ type: 'action', action: 'commit_user_turn', detail: 'onUserTurnExceeded' });
+      agent.session.commitUserTurn();
+      return;
+    }
+    agent.session.say(
+      decision.say,
+      decision.allowInterruptions !== undefined ? { allowInterruptions: decision.allowInterruptions } : {},
+    );
   }
 
   private buildTool(spec: ToolSpec): AnyTool {
@@ -194,6 +217,10 @@ class ScenarioAgent extends Agent {
 
   override async onEnter(): Promise<void> {
     this.world.greet(this, this.spec.onEnter);
+  }
+
+  override async onUserTurnExceeded(turn: UserTurnExceeded): Promise<void> {
+    this.world.turnExceeded(this, this.spec, turn);
   }
 
   override async onUserTurnCompleted(_chatCtx: ChatContext, message: ChatMessage): Promise<void> {

@@ -7,6 +7,7 @@ import type { TurnDetector } from '../../providers/turn-detector.js';
 import type { VAD } from '../../providers/vad.js';
 import { processId } from '../../utils/ids.js';
 import type { AgentSession } from '../session/agent-session.js';
+import type { UserTurnExceeded } from '../turn/user-turn-tracker.js';
 
 export interface AgentOptions {
   instructions: string;
@@ -81,6 +82,14 @@ export class Agent<UserData = unknown> {
    * copy) or `message`; throw `StopResponse` to skip the reply.
    */
   async onUserTurnCompleted(_chatCtx: ChatContext, _message: ChatMessage): Promise<void> {}
+
+  /**
+   * Called once per user turn that lasts `turnHandling.maxUserTurnDuration` (from its first speech)
+   * without being committed. The default keeps listening. To take the turn: `this.session.say(...,
+   * { allowInterruptions: false })` speaks over the user; `this.session.commitUserTurn()` answers what
+   * was said so far (that reply is held while the user talks on, and cut if they go on long enough).
+   */
+  async onUserTurnExceeded(_turn: UserTurnExceeded): Promise<void> {}
 }
 
 /** Thrown from `onUserTurnCompleted` to answer nothing to this turn (the decision is logged). */

@@ -22,6 +22,11 @@ export interface TurnHandlingOptions {
   resumeFalseInterruption: boolean;
   /** Feed the STT silence (never the VAD) while an uninterruptible speech plays. */
   discardAudioIfUninterruptible: boolean;
+  /**
+   * Longest user turn, from its first speech, before the agent's `onUserTurnExceeded` decides what to do
+   * (say something, answer what was said so far, or keep listening); `null`: no limit.
+   */
+  maxUserTurnDuration: number | null;
 }
 
 export const defaultTurnHandling: TurnHandlingOptions = {
@@ -33,6 +38,7 @@ export const defaultTurnHandling: TurnHandlingOptions = {
   falseInterruptionTimeout: 2000,
   resumeFalseInterruption: true,
   discardAudioIfUninterruptible: true,
+  maxUserTurnDuration: null,
 };
 
 export function resolveTurnHandling(options: Partial<TurnHandlingOptions> | undefined): TurnHandlingOptions {
@@ -48,6 +54,12 @@ export function resolveTurnHandling(options: Partial<TurnHandlingOptions> | unde
     if (!Number.isFinite(value) || value < 0) {
       throw new RangeError(`turnHandling.${key} must be a non-negative number of ms, got ${value}`);
     }
+  }
+  const limit = resolved.maxUserTurnDuration;
+  if (limit !== null && (!Number.isFinite(limit) || limit <= 0)) {
+    throw new RangeError(
+      `turnHandling.maxUserTurnDuration must be a positive number of ms or null, got ${limit}`,
+    );
   }
   if (resolved.maxEndpointingDelay < resolved.minEndpointingDelay) {
     throw new RangeError(

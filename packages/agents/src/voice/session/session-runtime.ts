@@ -18,7 +18,13 @@ import { TtsStreamOpener } from '../speech/tts-stream.js';
 import { SpeakingRate } from '../speech/transcript-sync.js';
 import type { RunContext } from '../tools/run-context.js';
 import { InterruptionPolicy } from '../turn/interruption-policy.js';
-import { type CommittedTurn, type UserState, UserTurnTracker } from '../turn/user-turn-tracker.js';
+import {
+  type CommittedTurn,
+  type UserState,
+  type UserTurnExceeded,
+  UserTurnTracker,
+} from '../turn/user-turn-tracker.js';
+import { runAgentHook } from '../agent/agent-hooks.js';
 import { ActivityState } from './activity-state.js';
 import type { AgentSession, SessionStartOptions } from './agent-session.js';
 import { ConversationLog } from './conversation-log.js';
@@ -316,6 +322,14 @@ export class SessionRuntime implements AudioInputControl, AudioOutputControl {
 
   turnCommitted(turn: CommittedTurn): void {
     this.responder.turnCommitted(turn);
+  }
+
+  /** The pending turn went on too long: the agent in charge decides (its hook runs in the session's scope). */
+  userTurnExceeded(turn: UserTurnExceeded): void {
+    const agent = this.agents.current;
+    this.inFlight.track(
+      runAgentHook(this.session, 'onUserTurnExceeded', () => agent.onUserTurnExceeded(turn)),
+    );
   }
 
   lateFinalArrived(turnId: string, transcript: string): void {

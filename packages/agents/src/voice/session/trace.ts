@@ -46,6 +46,8 @@ export type TraceRecord =
       text?: boolean;
     }
   | { type: 'user_turn_skipped'; turnId: string; reason: string }
+  /** The pending user turn reached `maxUserTurnDuration`; the agent's `onUserTurnExceeded` decides. */
+  | { type: 'user_turn_exceeded'; transcript: string; durationMs: number; userSpeaking: boolean }
   | { type: 'reply_started'; turnId: string | undefined; speechId: string }
   | { type: 'tool_started'; speechId: string; callId: string; name: string }
   | {

@@ -31,8 +31,24 @@ export interface UserTurnTrackerDeps {
   ids: IdGenerator;
   /** Endpointing decisions are traced; a failing turn detector is reported. */
   reporter: Pick<SessionReporter, 'trace' | 'error'>;
-  /** Hears about changes of `userState`, committed turns, and late finals of committed turns. */
-  listener: Pick<SessionRuntime, 'userStateChanged' | 'turnCommitted' | 'lateFinalArrived'>;
+  /**
+   * Hears about changes of `userState`, committed turns, late finals of committed turns, and turns that
+   * outlast `maxUserTurnDuration`.
+   */
+  listener: Pick<
+    SessionRuntime,
+    'userStateChanged' | 'turnCommitted' | 'lateFinalArrived' | 'userTurnExceeded'
+  >;
+}
+
+/** What `Agent.onUserTurnExceeded` is told about the turn that went on too long. */
+export interface UserTurnExceeded {
+  /** What has been heard of the turn so far. */
+  transcript: string;
+  /** Since the turn's first speech. */
+  durationMs: number;
+  /** Whether the user is still speaking (else the turn waits for its end of turn). */
+  userSpeaking: boolean;
 }
 
 /**
@@ -59,6 +75,8 @@ export class UserTurnTracker {
   private commitOnFinal = false;
   private sttSpeaking = false;
   private hasVad = false;
+  /** The first speech of the pending turn, and the timer of its duration limit. */
+  private turnLimit: { startedAt: number; timer: TimerHandle | undefined } | undefined;
 
   constructor(private readonly deps: UserTurnTrackerDeps) {}
 
@@ -96,6 +114,7 @@ export class UserTurnTracker {
     this.awaitingFinal = this.deps.providers.stt !== undefined;
     this.lateFinalFor = undefined;
     this.cancelEndpointing();
+    this.turnSpeechStarted();
     this.deps.reporter.trace({
       type: 'vad_start_of_speech',
       speechStartMs: this.deps.clock.now() - speechDurationMs,
@@ -129,6 +148,7 @@ export class UserTurnTracker {
     this.sttSpeaking = false;
     this.awaitingFinal = false;
     this.cancelEndpointing();
+    this.resetTurnLimit();
     if (this.state === 'speaking') this.setState('listening');
   }
 
@@ -137,6 +157,7 @@ export class UserTurnTracker {
     if (!this.hasVad) {
       this.lateFinalFor = undefined;
       this.cancelEndpointing();
+      this.turnSpeechStarted();
       this.setState('speaking');
     }
   }
@@ -191,6 +212,7 @@ export class UserTurnTracker {
   /** Forgets what has been heard since the last commit. */
   clear(): void {
     this.cancelEndpointing();
+    this.resetTurnLimit();
     this.finals = [];
     this.interim = '';
     this.finalAt = undefined;
@@ -204,6 +226,31 @@ export class UserTurnTracker {
 
   dispose(): void {
     this.cancelEndpointing();
+    this.resetTurnLimit();
+  }
+
+  /** The user speaks: the first speech of a turn starts its duration limit. */
+  private turnSpeechStarted(): void {
+    const limit = this.deps.options.maxUserTurnDuration;
+    if (limit === null || this.turnLimit) return;
+    const startedAt = this.deps.clock.now();
+    const timer = this.deps.clock.setTimer(limit, () => {
+      if (this.turnLimit?.timer !== timer) return;
+      this.turnLimit.timer = undefined;
+      const exceeded: UserTurnExceeded = {
+        transcript: this.pendingTranscript,
+        durationMs: this.deps.clock.now() - startedAt,
+        userSpeaking: this.state === 'speaking',
+      };
+      this.deps.reporter.trace({ type: 'user_turn_exceeded', ...exceeded });
+      this.deps.listener.userTurnExceeded(exceeded);
+    });
+    this.turnLimit = { startedAt, timer };
+  }
+
+  private resetTurnLimit(): void {
+    this.turnLimit?.timer?.cancel();
+    this.turnLimit = undefined;
   }
 
   private setState(state: UserState): void {
@@ -301,6 +348,7 @@ export class UserTurnTracker {
 
   private commit(): void {
     this.cancelEndpointing();
+    this.resetTurnLimit();
     this.awaitingFinal = false;
     const transcriptFinal = this.interim === '';
     const turn: CommittedTurn = {
