@@ -931,6 +931,11 @@ type TraceRecord = {
     type: 'speech_resumed';
     speechId: string;
     falseInterruption: boolean;
+}
+/** The interruption detector heard an acknowledgement over the speech: it resumes instead of a cut. */
+ | {
+    type: 'backchannel_detected';
+    speechId: string;
 } | {
     type: 'speech_interrupt_requested';
     speechId: string;
@@ -1170,6 +1175,44 @@ declare function tool<Schema extends z.ZodType = z.ZodObject<Record<string, neve
 /** What the model is told about each tool: the provider-facing half of `tool()`. */
 declare function toolDefinitions(tools: readonly AnyTool[]): ToolDefinition[];
 
+/**
+ * Interruption detection, specification v1.
+ *
+ * While the agent speaks and the user makes a sound, the session pauses the agent (it never talks over
+ * the user) and, once the user's speech reaches `minInterruptionDuration` (and `minInterruptionWords`),
+ * asks the detector what it is hearing: a barge-in that cuts the agent, a backchannel ("mm-hmm",
+ * "yeah", a cough) after which the agent resumes, or not enough yet. It asks again as more words come.
+ * A committed user turn that was heard over the agent is asked once more as a whole: a backchannel
+ * turn gets no reply of its own (it is skipped, visibly).
+ *
+ * `classify` is called on the session's hot path and must answer at once: a model-based detector runs
+ * its inference ahead (on frames or transcripts it is fed) and answers from its latest state. It must
+ * not throw; the session treats a throw as `interrupt`, the plain thresholds' answer.
+ */
+/** What the user has said over the agent's current speech step. */
+interface InterruptionEvidence {
+    /** The words heard over the step (interim or final), as recognized; '' before any word. */
+    transcript: string;
+    words: number;
+    /** The user's speech over the step (VAD, or the recognizer without one), in ms. */
+    speechMs: number;
+    /** Whether the user is still speaking. */
+    userSpeaking: boolean;
+    /** BCP-47 language of the transcript, when known (the recognizer's, else the session's hint). */
+    language: string | undefined;
+}
+/**
+ * `interrupt`: cut the agent now. `backchannel`: the user acknowledges; the agent resumes as soon as they
+ * stop. `undecided`: keep the agent paused and ask again with more evidence (or resume it after the
+ * false-interruption timeout when nothing more comes).
+ */
+type InterruptionVerdict = 'interrupt' | 'backchannel' | 'undecided';
+interface InterruptionDetector {
+    readonly specificationVersion: SpecificationVersion;
+    readonly label: string;
+    classify(evidence: InterruptionEvidence): InterruptionVerdict;
+}
+
 /** How the session decides that the user has finished, and when the user may cut the agent off. All in ms. */
 interface TurnHandlingOptions {
     /**
@@ -1199,6 +1242,12 @@ interface TurnHandlingOptions {
      * (say something, answer what was said so far, or keep listening); `null`: no limit.
      */
     maxUserTurnDuration: number | null;
+    /**
+     * Tells backchannels ("mm-hmm", "yeah", a cough) from barge-ins while the agent speaks: a backchannel
+     * resumes the agent at once and gets no reply. `new LocalInterruptionDetector()` runs locally; `null`:
+     * the plain thresholds decide.
+     */
+    interruptionDetector: InterruptionDetector | null;
 }
 declare const defaultTurnHandling: TurnHandlingOptions;
 declare function resolveTurnHandling(options: Partial<TurnHandlingOptions> | undefined): TurnHandlingOptions;
@@ -1939,4 +1988,45 @@ declare class VirtualClock implements Clock {
     private pop;
 }
 
-export { APIConnectionError, APIError, APIStatusError, APITimeoutError, type AddMessageOptions, Agent, type AgentDefinition, type AgentDefinitionInit, type AgentHandoff, type AgentHandoffExpectation, type AgentOptions, AgentSession, type AgentSessionOptions, type AgentState, AgentTask, AllProvidersFailedError, type AnyTool, AudioFrame, type AudioFrameLike, type AudioInput, type AudioOutput, type AvailabilityChangedEvent, type ChatContent, ChatContext, type ChatItem, type ChatMessage, type ChatRole, type Clock, type CommittedTurn, type CopyOptions, type ErrorSource, EventAssert, ExpectationError, type FallbackAdapterEvents, type FallbackAdapterOptions, type FunctionCall, type FunctionCallExpectation, type FunctionCallOutput, type FunctionCallOutputExpectation, type GenerateReplyOptions, type ImageContent, type InterruptReason, InvalidAudioError, type JSONSchema, Job, type JobContext, type JobNotice, type JobOptions, type JobTransport, type LLM, LLMFallbackAdapter, type LLMFallbackAdapterOptions, type LogLevel, type Logger, type LoggerOptions, type MessageExpectation, MissingProviderError, MissingVADError, type NoticeLevel, type ProviderAvailability, ProviderProblemError, RealClock, RunAssert, RunContext, type RunEvent, type RunOptions, RunResult, type STT, STTFallbackAdapter, type STTFallbackAdapterOptions, type SayOptions, SessionClosedError, type SessionEvents, type SessionIO, SessionInput, type SessionMetrics, SessionNotStartedError, SessionOutput, type SessionStartOptions, SpeechDeadlockError, SpeechHandle, SpeechInterruptedError, SpeechInterruptedReason, type SpeechOutcome, SpeechPriority, StopResponse, type TTS, TTSFallbackAdapter, type TTSFallbackAdapterOptions, TaskContextError, type TextOutput, type TimedTraceRecord, type TimerHandle, type Tool, ToolError, type ToolOptions, type TraceRecord, type TraceSink, type TurnDetector, type TurnHandlingOptions, type UserState, type UserTurnExceeded, type VAD, VirtualClock, type VirtualClockOptions, VoxwireError, agentDefinitionFromModule, createLogger, defaultLogger, defaultTurnHandling, defineAgent, describeEvent, isAgentDefinition, messageText, prewarmAgent, realClock, resolveTurnHandling, setDefaultLogger, silentLogger, tool, toolDefinitions };
+/**
+ * Short acknowledgements per language (the primary subtag of a BCP-47 code). Multi-word entries are
+ * phrases ("got it"); a transcript is a backchannel when it is made of these and nothing else.
+ */
+declare const DEFAULT_BACKCHANNELS: Readonly<Record<string, readonly string[]>>;
+interface LocalInterruptionDetectorOptions {
+    /** Acknowledgements per language; replaces the defaults of the languages it names. */
+    backchannels?: Readonly<Record<string, readonly string[]>>;
+    /** Language used when the transcript's is unknown or has no list. Default `en`. */
+    fallbackLanguage?: string;
+    /** A longer transcript is never a backchannel. Default 3 words. */
+    maxBackchannelWords?: number;
+    /**
+     * Speech with no words at all (a recognizer that is failing, or none) cuts once it lasts this long;
+     * shorter wordless sound (a cough, breathing, a laugh) never does. Default 2000 ms.
+     */
+    wordlessInterruptMs?: number;
+}
+/**
+ * The local default: no model, no network. Wordless sound is a non-speech noise until it lasts
+ * `wordlessInterruptMs`; a transcript made only of acknowledgements in its language ("mm-hmm", "yeah
+ * right", "okay") is a backchannel; anything else, a question mark, or more than
+ * `maxBackchannelWords` words is a barge-in. So "yeah" resumes the agent and "yeah but wait" cuts it,
+ * one interim transcript later than the plain thresholds would.
+ */
+declare class LocalInterruptionDetector implements InterruptionDetector {
+    readonly specificationVersion = "v1";
+    readonly label = "local.backchannel-words";
+    private readonly lists;
+    private readonly fallback;
+    private readonly maxWords;
+    private readonly wordlessMs;
+    constructor(options?: LocalInterruptionDetectorOptions);
+    classify(evidence: InterruptionEvidence): InterruptionVerdict;
+    /**
+     * Whether the tokens are a sequence of acknowledgements of the language ("yeah", "i see"); `prefix`
+     * when they end with the start of a phrase ("i" of "i see"), which more words may complete.
+     */
+    private match;
+}
+
+export { APIConnectionError, APIError, APIStatusError, APITimeoutError, type AddMessageOptions, Agent, type AgentDefinition, type AgentDefinitionInit, type AgentHandoff, type AgentHandoffExpectation, type AgentOptions, AgentSession, type AgentSessionOptions, type AgentState, AgentTask, AllProvidersFailedError, type AnyTool, AudioFrame, type AudioFrameLike, type AudioInput, type AudioOutput, type AvailabilityChangedEvent, type ChatContent, ChatContext, type ChatItem, type ChatMessage, type ChatRole, type Clock, type CommittedTurn, type CopyOptions, DEFAULT_BACKCHANNELS, type ErrorSource, EventAssert, ExpectationError, type FallbackAdapterEvents, type FallbackAdapterOptions, type FunctionCall, type FunctionCallExpectation, type FunctionCallOutput, type FunctionCallOutputExpectation, type GenerateReplyOptions, type ImageContent, type InterruptReason, type InterruptionDetector, type InterruptionEvidence, type InterruptionVerdict, InvalidAudioError, type JSONSchema, Job, type JobContext, type JobNotice, type JobOptions, type JobTransport, type LLM, LLMFallbackAdapter, type LLMFallbackAdapterOptions, LocalInterruptionDetector, type LocalInterruptionDetectorOptions, type LogLevel, type Logger, type LoggerOptions, type MessageExpectation, MissingProviderError, MissingVADError, type NoticeLevel, type ProviderAvailability, ProviderProblemError, RealClock, RunAssert, RunContext, type RunEvent, type RunOptions, RunResult, type STT, STTFallbackAdapter, type STTFallbackAdapterOptions, type SayOptions, SessionClosedError, type SessionEvents, type SessionIO, SessionInput, type SessionMetrics, SessionNotStartedError, SessionOutput, type SessionStartOptions, SpeechDeadlockError, SpeechHandle, SpeechInterruptedError, SpeechInterruptedReason, type SpeechOutcome, SpeechPriority, StopResponse, type TTS, TTSFallbackAdapter, type TTSFallbackAdapterOptions, TaskContextError, type TextOutput, type TimedTraceRecord, type TimerHandle, type Tool, ToolError, type ToolOptions, type TraceRecord, type TraceSink, type TurnDetector, type TurnHandlingOptions, type UserState, type UserTurnExceeded, type VAD, VirtualClock, type VirtualClockOptions, VoxwireError, agentDefinitionFromModule, createLogger, defaultLogger, defaultTurnHandling, defineAgent, describeEvent, isAgentDefinition, messageText, prewarmAgent, realClock, resolveTurnHandling, setDefaultLogger, silentLogger, tool, toolDefinitions };

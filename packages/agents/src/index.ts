@@ -136,3 +136,13 @@ export {
   type ToolOptions,
 } from './voice/tools/tool.js';
 export type { CommittedTurn, UserState, UserTurnExceeded } from './voice/turn/user-turn-tracker.js';
+export type {
+  InterruptionDetector,
+  InterruptionEvidence,
+  InterruptionVerdict,
+} from './providers/interruption-detector.js';
+export {
+  DEFAULT_BACKCHANNELS,
+  LocalInterruptionDetector,
+  type LocalInterruptionDetectorOptions,
+} from './voice/turn/local-interruption-detector.js';

@@ -1,4 +1,4 @@
-import { AudioFrame, Agent, AgentSessionOptions, AgentSession, RunResult, Clock, LLM, TurnDetector, VAD, TurnHandlingOptions, ChatItem, SessionMetrics, TimedTraceRecord } from '@voxwire/agents';
+import { AudioFrame, Agent, AgentSessionOptions, AgentSession, RunResult, Clock, LLM, TurnDetector, VAD, TurnHandlingOptions, LocalInterruptionDetectorOptions, ChatItem, SessionMetrics, TimedTraceRecord } from '@voxwire/agents';
 export { EventAssert, ExpectationError, RunAssert, RunEvent, RunResult, describeEvent } from '@voxwire/agents';
 import { AudioOutputBase, LLMChatOptions, LLMStreamPart, StreamingSTT, STTStreamOptions, STTStream, StreamingTTS, TTSStream, SynthesizedAudio, BatchTTS, ConversationTurn, VADStream } from '@voxwire/agents/provider-utils';
 
@@ -489,7 +489,10 @@ interface Scenario {
     jitter?: number;
 }
 interface SessionSpec {
-    turnHandling?: Partial<TurnHandlingOptions>;
+    /** `interruptionDetector` is set with the field below (a detector is not plain data). */
+    turnHandling?: Partial<Omit<TurnHandlingOptions, 'interruptionDetector'>>;
+    /** `turnHandling.interruptionDetector`: the local default (`'local'`, or its options). */
+    interruptionDetector?: 'local' | LocalInterruptionDetectorOptions;
     maxToolSteps?: number;
     /** `null` disables. Default: the session's own default. */
     userAwayTimeout?: number | null;
@@ -1039,6 +1042,45 @@ declare function fuzz(options: FuzzOptions): Promise<FuzzReport>;
 /** Shrinks the scenario of a failing seed to a minimal one that still violates the same invariant(s). */
 declare function shrinkSeed(seed: number, ids?: readonly string[], generator?: GeneratorOptions): Promise<Scenario>;
 
+/** One scripted utterance over the agent's speech, and whether it should cut the agent. */
+interface InterruptionProbe {
+    transcript: string;
+    durationMs: number;
+    kind: 'backchannel' | 'noise' | 'barge_in';
+}
+/** A way of deciding interruptions, as the session options that configure it. */
+interface InterruptionConfig {
+    name: string;
+    session: SessionSpec;
+}
+interface InterruptionReportRow {
+    config: string;
+    backchannels: number;
+    /** Backchannels and noises that cut the agent (false cuts). */
+    falseCuts: number;
+    /** Backchannels that got a reply of their own after the agent's speech. */
+    answeredBackchannels: number;
+    noises: number;
+    bargeIns: number;
+    /** Barge-ins that did not cut the agent. */
+    missedBargeIns: number;
+    /** From the start of a barge-in to the cut, in ms (virtual time). */
+    reactionMedianMs: number | undefined;
+    reactionMaxMs: number | undefined;
+    /** From the end of a backchannel to the agent resuming, in ms. */
+    resumeMedianMs: number | undefined;
+}
+/** Acknowledgements, non-speech sounds and real barge-ins, at the lengths people say them. */
+declare const DEFAULT_PROBES: readonly InterruptionProbe[];
+declare const DEFAULT_INTERRUPTION_CONFIGS: readonly InterruptionConfig[];
+/**
+ * Says each probe over a long reply, under each config, on the simulation harness (virtual time, the
+ * real session), and counts false cuts, missed barge-ins and the time a barge-in takes to cut.
+ */
+declare function interruptionReport(probes?: readonly InterruptionProbe[], configs?: readonly InterruptionConfig[]): Promise<InterruptionReportRow[]>;
+/** The rows as a Markdown table. */
+declare function formatInterruptionReport(rows: readonly InterruptionReportRow[]): string;
+
 type Fields = Record<string, unknown>;
 /**
  * Writes conversation logs by hand, for tests of the checker and for users who want to check logs of
@@ -1170,4 +1212,4 @@ interface ShrinkResult {
  */
 declare function shrinkScenario(scenario: Scenario, fails: (candidate: Scenario) => Promise<boolean>, options?: ShrinkOptions): Promise<ShrinkResult>;
 
-export { type AgentSpec, type CheckOptions, DEFAULT_CONFIG, type EntryOf, type EventEntry, FIXED_BUGS, FakeAudioInput, type FakeAudioInputOptions, FakeAudioOutput, type FakeAudioOutputOptions, FakeLLM, type FakeLLMError, type FakeLLMOptions, type FakeLLMRequest, FakeSTT, type FakeSTTOptions, FakeTTS, type FakeTTSOptions, type FakeToolCall, FakeTurnDetector, type FakeTurnDetectorOptions, type FakeUtterance, type Fault, type FaultTarget, type FuzzOptions, type FuzzReport, type GeneratorOptions, type Greeting, INVARIANTS, type InputSegment, type InvariantId, KNOWN_BUGS, type KnownBug, type LLMReply, LogBuilder, type LogEntry, type LogEntryType, LogRecorder, MAX_SEGMENT_CODE, type OutputRecord, type OutputSpec, type ReplyMatch, Rng, type RunTurnOptions, SAMPLE_RATE, type STTSpec, type Scenario, type ScenarioReply, ScriptedVAD, type ScriptedVADOptions, type SeedOutcome, type SessionAction, type SessionSpec, type ShrinkOptions, type ShrinkResult, type SimConfig, type SimEntry, type SimRecord, type SimulateOptions, type SimulationResult, type TTSSpec, type TaskSpec, type TimelineOptions, type ToolSpec, type ToolStep, type TraceEntry, type TurnDetectorSpec, type UserSpeech, type VADSpec, VOICE_THRESHOLD, type Violation, agentFrame, checkInvariants, classify, createTextSession, decodeSegment, describeEntry, errorInfo, formatTimeline, formatViolations, fuzz, generateScenario, lastScriptedMs, peakOf, rehearse, runSeed, runTurn, segmentTag, serializeLog, shrinkScenario, shrinkSeed, silentFrame, simulate, validateScenario, voicedFrame };
+export { type AgentSpec, type CheckOptions, DEFAULT_CONFIG, DEFAULT_INTERRUPTION_CONFIGS, DEFAULT_PROBES, type EntryOf, type EventEntry, FIXED_BUGS, FakeAudioInput, type FakeAudioInputOptions, FakeAudioOutput, type FakeAudioOutputOptions, FakeLLM, type FakeLLMError, type FakeLLMOptions, type FakeLLMRequest, FakeSTT, type FakeSTTOptions, FakeTTS, type FakeTTSOptions, type FakeToolCall, FakeTurnDetector, type FakeTurnDetectorOptions, type FakeUtterance, type Fault, type FaultTarget, type FuzzOptions, type FuzzReport, type GeneratorOptions, type Greeting, INVARIANTS, type InputSegment, type InterruptionConfig, type InterruptionProbe, type InterruptionReportRow, type InvariantId, KNOWN_BUGS, type KnownBug, type LLMReply, LogBuilder, type LogEntry, type LogEntryType, LogRecorder, MAX_SEGMENT_CODE, type OutputRecord, type OutputSpec, type ReplyMatch, Rng, type RunTurnOptions, SAMPLE_RATE, type STTSpec, type Scenario, type ScenarioReply, ScriptedVAD, type ScriptedVADOptions, type SeedOutcome, type SessionAction, type SessionSpec, type ShrinkOptions, type ShrinkResult, type SimConfig, type SimEntry, type SimRecord, type SimulateOptions, type SimulationResult, type TTSSpec, type TaskSpec, type TimelineOptions, type ToolSpec, type ToolStep, type TraceEntry, type TurnDetectorSpec, type UserSpeech, type VADSpec, VOICE_THRESHOLD, type Violation, agentFrame, checkInvariants, classify, createTextSession, decodeSegment, describeEntry, errorInfo, formatInterruptionReport, formatTimeline, formatViolations, fuzz, generateScenario, interruptionReport, lastScriptedMs, peakOf, rehearse, runSeed, runTurn, segmentTag, serializeLog, shrinkScenario, shrinkSeed, silentFrame, simulate, validateScenario, voicedFrame };

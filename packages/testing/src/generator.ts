@@ -184,7 +184,8 @@ function extendForInterruptions(seed: number, scenario: Scenario): void {
  * The turn-handling options of issue #19, drawn from a stream of their own so that every seed keeps the
  * rest of its scenario: agents whose speeches are uninterruptible by default, audio input and output
  * turned off and on (input sometimes committed by hand, push-to-talk style), a microphone swapped, text
- * turns (`session.run()`) among the spoken ones, and a user turn limit with each decision of its hook.
+ * turns (`session.run()`) among the spoken ones, a user turn limit with each decision of its hook, and
+ * the local interruption detector with acknowledgements among the user's short utterances.
  */
 function extendForTurnHandling(seed: number, scenario: Scenario): void {
   const rng = new Rng((seed ^ 0x1919_1919) >>> 0);
@@ -201,6 +202,14 @@ function extendForTurnHandling(seed: number, scenario: Scenario): void {
         [3, 'commit'],
         [2, 'listen'],
       ]);
+    }
+  }
+  if (scenario.session && rng.chance(0.25)) {
+    scenario.session.interruptionDetector = 'local';
+    // Acknowledgements said over the agent, at the lengths people say them.
+    for (const segment of scenario.user ?? []) {
+      if (segment.endMs - segment.startMs < 1200 && rng.chance(0.3))
+        segment.transcript = rng.pick(['okay', 'mm-hmm', 'yeah right', 'uh-huh', 'got it', 'yeah wait']);
     }
   }
   const lastEnd = (scenario.user ?? []).reduce((t, u) => Math.max(t, u.endMs), 0);

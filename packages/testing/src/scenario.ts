@@ -1,4 +1,4 @@
-import type { TurnHandlingOptions } from '@voxwire/agents';
+import type { LocalInterruptionDetectorOptions, TurnHandlingOptions } from '@voxwire/agents';
 import type { LLMReply, ReplyMatch } from './fakes/llm.js';
 
 /**
@@ -38,7 +38,10 @@ export interface Scenario {
 }
 
 export interface SessionSpec {
-  turnHandling?: Partial<TurnHandlingOptions>;
+  /** `interruptionDetector` is set with the field below (a detector is not plain data). */
+  turnHandling?: Partial<Omit<TurnHandlingOptions, 'interruptionDetector'>>;
+  /** `turnHandling.interruptionDetector`: the local default (`'local'`, or its options). */
+  interruptionDetector?: 'local' | LocalInterruptionDetectorOptions;
   maxToolSteps?: number;
   /** `null` disables. Default: the session's own default. */
   userAwayTimeout?: number | null;

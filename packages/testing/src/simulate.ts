@@ -2,6 +2,7 @@ import {
   type Agent,
   AgentSession,
   type ChatItem,
+  LocalInterruptionDetector,
   resolveTurnHandling,
   type SpeechHandle,
   VirtualClock,
@@ -70,7 +71,16 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
       minSilenceMs: scenario.vad?.minSilenceMs ?? 500,
       windowMs: scenario.vad?.windowMs ?? 20,
     },
-    turnHandling: resolveTurnHandling(s.turnHandling),
+    turnHandling: resolveTurnHandling({
+      ...s.turnHandling,
+      ...(s.interruptionDetector
+        ? {
+            interruptionDetector: new LocalInterruptionDetector(
+              s.interruptionDetector === 'local' ? {} : s.interruptionDetector,
+            ),
+          }
+        : {}),
+    }),
     interruptedPlayoutTimeoutMs: s.interruptedPlayoutTimeout ?? 1000,
     playoutWatchdogSlackMs: s.playoutWatchdogSlack ?? 2000,
     closeTimeoutMs: s.closeTimeout ?? 5000,

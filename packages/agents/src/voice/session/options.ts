@@ -1,3 +1,5 @@
+import type { InterruptionDetector } from '../../providers/interruption-detector.js';
+
 /** How the session decides that the user has finished, and when the user may cut the agent off. All in ms. */
 export interface TurnHandlingOptions {
   /**
@@ -27,6 +29,12 @@ export interface TurnHandlingOptions {
    * (say something, answer what was said so far, or keep listening); `null`: no limit.
    */
   maxUserTurnDuration: number | null;
+  /**
+   * Tells backchannels ("mm-hmm", "yeah", a cough) from barge-ins while the agent speaks: a backchannel
+   * resumes the agent at once and gets no reply. `new LocalInterruptionDetector()` runs locally; `null`:
+   * the plain thresholds decide.
+   */
+  interruptionDetector: InterruptionDetector | null;
 }
 
 export const defaultTurnHandling: TurnHandlingOptions = {
@@ -39,6 +47,7 @@ export const defaultTurnHandling: TurnHandlingOptions = {
   resumeFalseInterruption: true,
   discardAudioIfUninterruptible: true,
   maxUserTurnDuration: null,
+  interruptionDetector: null,
 };
 
 export function resolveTurnHandling(options: Partial<TurnHandlingOptions> | undefined): TurnHandlingOptions {

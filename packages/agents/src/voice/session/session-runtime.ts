@@ -121,6 +121,7 @@ export class SessionRuntime implements AudioInputControl, AudioOutputControl {
       activity,
       turns: tracker,
       reporter,
+      language: session.options.language,
     });
     const router = new UserInputRouter({ tracker, policy, activity, providers: agents, reporter });
     const input = new InputPipeline({

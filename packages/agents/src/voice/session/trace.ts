@@ -21,6 +21,8 @@ export type TraceRecord =
   | { type: 'speech_frame'; speechId: string; durationMs: number; allowInterruptions: boolean }
   | { type: 'speech_paused'; speechId: string }
   | { type: 'speech_resumed'; speechId: string; falseInterruption: boolean }
+  /** The interruption detector heard an acknowledgement over the speech: it resumes instead of a cut. */
+  | { type: 'backchannel_detected'; speechId: string }
   | { type: 'speech_interrupt_requested'; speechId: string; force: boolean; reason: InterruptReason }
   | {
       type: 'speech_interrupted';

@@ -36,6 +36,9 @@ export interface TurnResponderDeps {
  * and otherwise the message joins the conversation and a reply starts.
  */
 export class TurnResponder {
+  /** The latest turn skipped without a message in the history (a backchannel). */
+  private unrecorded: string | undefined;
+
   constructor(private readonly deps: TurnResponderDeps) {}
 
   turnCommitted(turn: CommittedTurn): void {
@@ -47,7 +50,13 @@ export class TurnResponder {
       lastSpeechMs: turn.lastSpeechAtMs,
     });
     this.deps.metrics.turnCommitted(turn);
-    policy.onTurnCommitted(turn.transcript);
+    const heardAs = policy.onTurnCommitted(turn.transcript);
+    if (heardAs === 'backchannel') {
+      // An acknowledgement said over the agent ("mm-hmm"): the agent goes on, nothing to answer.
+      reporter.trace({ type: 'user_turn_skipped', turnId: turn.turnId, reason: 'backchannel' });
+      this.unrecorded = turn.turnId;
+      return;
+    }
     if (turn.transcript === '') {
       reporter.trace({ type: 'user_turn_skipped', turnId: turn.turnId, reason: 'empty_transcript' });
       policy.onTurnSkipped();
@@ -106,6 +115,8 @@ export class TurnResponder {
 
   /** A final transcript arrived for the turn already committed from an interim: the message is corrected. */
   lateFinalArrived(turnId: string, transcript: string): void {
+    // A skipped backchannel left no message: the last one in the history belongs to another turn.
+    if (this.unrecorded === turnId) return;
     this.deps.log.correctLastUserMessage(transcript);
     this.deps.reporter.trace({
       type: 'user_turn_committed',

@@ -71,7 +71,7 @@ export class UserInputRouter {
         const heard = text.trim() !== '' && !lateFinal;
         // Without a VAD the transcripts measure how long the user has spoken (see InterruptionPolicy).
         if (heard && !hasVad) policy.onRecognizerHeardSpeech(!this.recognizerReportsSpeech);
-        if (heard) policy.onUserTranscript(`${tracker.heardBefore} ${text}`);
+        if (heard) policy.onUserTranscript(`${tracker.heardBefore} ${text}`, best?.language);
         if (event.type === 'interim_transcript') tracker.onInterimTranscript(text, best?.language);
         else tracker.onFinalTranscript(text, best?.language);
         // Without a VAD or speech events, a final is all that ends the utterance its transcripts began.
