@@ -997,6 +997,22 @@ type TraceRecord = {
     type: 'reply_started';
     turnId: string | undefined;
     speechId: string;
+}
+/** `preemptiveGeneration`: an LLM request started on a final transcript before the turn commits. */
+ | {
+    type: 'preemptive_generation_started';
+    transcript: string;
+}
+/** The speculative request was dropped (the user went on, the text or the context changed, a skip). */
+ | {
+    type: 'preemptive_generation_discarded';
+    transcript: string;
+    reason: string;
+}
+/** A reply streams the speculative request instead of making its own. */
+ | {
+    type: 'preemptive_generation_used';
+    speechId: string;
 } | {
     type: 'tool_started';
     speechId: string;
@@ -1248,6 +1264,13 @@ interface TurnHandlingOptions {
      * the plain thresholds decide.
      */
     interruptionDetector: InterruptionDetector | null;
+    /**
+     * Start the LLM request on a final transcript while the turn is still being endpointed, and let the
+     * reply use it if the turn commits with that text; it is discarded when the user goes on or the text
+     * or the conversation changes. Saves up to the endpointing delay per reply, at the cost of requests
+     * thrown away.
+     */
+    preemptiveGeneration: boolean;
 }
 declare const defaultTurnHandling: TurnHandlingOptions;
 declare function resolveTurnHandling(options: Partial<TurnHandlingOptions> | undefined): TurnHandlingOptions;

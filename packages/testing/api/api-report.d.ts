@@ -210,10 +210,13 @@ interface FakeLLMOptions {
         type: 'tool_call';
         callId: string;
         name: string;
+        request: FakeLLMRequest;
     } | {
         type: 'error';
         message: string;
     }): void;
+    /** Called for every request as it is made. */
+    onRequest?(request: FakeLLMRequest): void;
 }
 /**
  * A chat model that answers from a script: the reply is chosen by what the conversation ends with,

@@ -185,7 +185,8 @@ function extendForInterruptions(seed: number, scenario: Scenario): void {
  * rest of its scenario: agents whose speeches are uninterruptible by default, audio input and output
  * turned off and on (input sometimes committed by hand, push-to-talk style), a microphone swapped, text
  * turns (`session.run()`) among the spoken ones, a user turn limit with each decision of its hook, and
- * the local interruption detector with acknowledgements among the user's short utterances.
+ * the local interruption detector with acknowledgements among the user's short utterances, and
+ * preemptive generation.
  */
 function extendForTurnHandling(seed: number, scenario: Scenario): void {
   const rng = new Rng((seed ^ 0x1919_1919) >>> 0);
@@ -204,6 +205,7 @@ function extendForTurnHandling(seed: number, scenario: Scenario): void {
       ]);
     }
   }
+  if (turnHandling && rng.chance(0.3)) turnHandling.preemptiveGeneration = true;
   if (scenario.session && rng.chance(0.25)) {
     scenario.session.interruptionDetector = 'local';
     // Acknowledgements said over the agent, at the lengths people say them.

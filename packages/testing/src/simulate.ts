@@ -9,7 +9,7 @@ import {
 } from '@voxwire/agents';
 import { createIdGenerator } from '@voxwire/agents/provider-utils';
 import { FakeAudioInput, FakeAudioOutput } from './fakes/audio-io.js';
-import { FakeLLM, type LLMReply } from './fakes/llm.js';
+import { FakeLLM, type FakeLLMRequest, type LLMReply } from './fakes/llm.js';
 import { FakeSTT } from './fakes/stt.js';
 import { FakeTTS } from './fakes/tts.js';
 import { FakeTurnDetector } from './fakes/turn-detector.js';
@@ -98,7 +98,11 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
   // The speech holding the output, from the scheduler's own trace: frames are attributed to it.
   let holder: string | undefined;
   let segmentSpeech: string | undefined;
+  // A request made before the turn commits (preemptive generation) belongs to no speech yet.
+  let nextRequestSpeculative = false;
+  const speculative = new WeakSet<FakeLLMRequest>();
   const onTrace: typeof recorder.onTrace = (record) => {
+    if (record.type === 'preemptive_generation_started') nextRequestSpeculative = true;
     if (record.type === 'speech_authorized') holder = record.speechId;
     else if (record.type === 'speech_released' && holder === record.speechId) holder = undefined;
     recorder.onTrace(record);
@@ -165,10 +169,19 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
     clock,
     replies,
     ...(scenario.llm?.fallback ? { fallback: scenario.llm.fallback } : {}),
+    onRequest: (request) => {
+      if (nextRequestSpeculative) speculative.add(request);
+      nextRequestSpeculative = false;
+    },
     onEvent: (e) =>
       recorder.sim(
         e.type === 'tool_call'
-          ? { type: 'llm_tool_call', callId: e.callId, name: e.name, speechId: holder }
+          ? {
+              type: 'llm_tool_call',
+              callId: e.callId,
+              name: e.name,
+              speechId: speculative.has(e.request) ? undefined : holder,
+            }
           : { type: 'llm_error', message: e.message },
       ),
   });

@@ -61,8 +61,12 @@ export interface FakeLLMOptions {
   fallback?: LLMReply;
   /** Called when a tool call is handed to the session, and when a request fails. */
   onEvent?(
-    event: { type: 'tool_call'; callId: string; name: string } | { type: 'error'; message: string },
+    event:
+      | { type: 'tool_call'; callId: string; name: string; request: FakeLLMRequest }
+      | { type: 'error'; message: string },
   ): void;
+  /** Called for every request as it is made. */
+  onRequest?(request: FakeLLMRequest): void;
 }
 
 const DEFAULT_REPLY: LLMReply = { text: 'Okay.' };
@@ -105,6 +109,7 @@ export class FakeLLM implements LLM {
       toolCallIds: [],
     };
     this.requests.push(request);
+    this.options.onRequest?.(request);
     return this.stream(reply, request, options.signal);
   }
 
@@ -149,7 +154,7 @@ export class FakeLLM implements LLM {
       for (const call of reply.toolCalls ?? []) {
         const callId = `call_${++this.callSeq}`;
         request.toolCallIds.push(callId);
-        this.options.onEvent?.({ type: 'tool_call', callId, name: call.name });
+        this.options.onEvent?.({ type: 'tool_call', callId, name: call.name, request });
         yield { type: 'tool_call', callId, name: call.name, arguments: JSON.stringify(call.args ?? {}) };
       }
       if (reply.hang) {

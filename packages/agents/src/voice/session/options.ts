@@ -35,6 +35,13 @@ export interface TurnHandlingOptions {
    * the plain thresholds decide.
    */
   interruptionDetector: InterruptionDetector | null;
+  /**
+   * Start the LLM request on a final transcript while the turn is still being endpointed, and let the
+   * reply use it if the turn commits with that text; it is discarded when the user goes on or the text
+   * or the conversation changes. Saves up to the endpointing delay per reply, at the cost of requests
+   * thrown away.
+   */
+  preemptiveGeneration: boolean;
 }
 
 export const defaultTurnHandling: TurnHandlingOptions = {
@@ -48,6 +55,7 @@ export const defaultTurnHandling: TurnHandlingOptions = {
   discardAudioIfUninterruptible: true,
   maxUserTurnDuration: null,
   interruptionDetector: null,
+  preemptiveGeneration: false,
 };
 
 export function resolveTurnHandling(options: Partial<TurnHandlingOptions> | undefined): TurnHandlingOptions {

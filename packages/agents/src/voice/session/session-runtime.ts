@@ -1,4 +1,4 @@
-import { SessionClosedError } from '../../errors.js';
+import { ProviderProblemError, SessionClosedError } from '../../errors.js';
 import type { ChatItem, ChatMessage } from '../../llm/chat-context.js';
 import { waitAtMost } from '../../utils/abortable.js';
 import { ActiveAgent } from '../agent/active-agent.js';
@@ -9,6 +9,8 @@ import { InputPipeline } from '../input/input-pipeline.js';
 import type { AudioInput, AudioOutput, TextOutput } from '../../providers/audio-io.js';
 import type { AudioInputControl, AudioOutputControl } from '../io/session-io.js';
 import { ConversationThreads } from '../speech/conversation-threads.js';
+import { contextIdsOf, PreemptiveGeneration } from '../speech/preemptive-generation.js';
+import { buildChatCtx, chatOptions } from '../speech/reply-pipeline.js';
 import { PlayoutGate } from '../speech/playout-gate.js';
 import type { ReplyRequest, SayRequest } from '../speech/reply-pipeline.js';
 import type { SpeechHandle } from '../speech/speech-handle.js';
@@ -69,6 +71,8 @@ export class SessionRuntime implements AudioInputControl, AudioOutputControl {
   private readonly transitions: AgentTransitions;
   private readonly speeches: SpeechLauncher;
   private readonly responder: TurnResponder;
+  /** The LLM request started for the pending turn (`preemptiveGeneration`), if any. */
+  private preemptive: PreemptiveGeneration | undefined;
 
   constructor(
     // biome-ignore lint/suspicious/noExplicitAny: the runtime serves sessions of any user data type.
@@ -302,6 +306,7 @@ export class SessionRuntime implements AudioInputControl, AudioOutputControl {
     const deadline = clock.now() + timeoutMs;
     this.reporter.trace({ type: 'close_requested', reason });
     this.closeController.abort(new SessionClosedError());
+    this.discardPreemptive('close');
     this.scheduler.close();
     this.speeches.cutAllForClose();
     this.policy.dispose();
@@ -322,7 +327,48 @@ export class SessionRuntime implements AudioInputControl, AudioOutputControl {
   }
 
   turnCommitted(turn: CommittedTurn): void {
-    this.responder.turnCommitted(turn);
+    // The speculative request goes with the turn: its reply uses it or discards it.
+    const preemptive = this.preemptive;
+    this.preemptive = undefined;
+    this.responder.turnCommitted(turn, preemptive);
+  }
+
+  /**
+   * What the user's pending turn says changed. With `preemptiveGeneration`, a final transcript starts an
+   * LLM request for it; new speech, other text or a cleared turn discards it.
+   */
+  pendingTurnChanged(transcript: string, cause: 'speech' | 'interim' | 'final' | 'clear'): void {
+    if (!this.session.turnHandling.preemptiveGeneration || this.closeController.signal.aborted) return;
+    const current = this.preemptive;
+    if (current && (cause === 'speech' || cause === 'clear' || current.key.transcript !== transcript)) {
+      this.discardPreemptive(cause === 'speech' ? 'user_went_on' : `${cause}_changed_text`);
+    }
+    if (cause !== 'final' || transcript === '' || this.preemptive) return;
+    const agent = this.agents.current;
+    const llm = agent.llm ?? this.agents.llm;
+    if (!llm) return;
+    const chatCtx = buildChatCtx(agent, undefined);
+    chatCtx.addMessage({ role: 'user', content: transcript, createdAtMs: this.session.clock.now() });
+    this.reporter.trace({ type: 'preemptive_generation_started', transcript });
+    this.preemptive = new PreemptiveGeneration(
+      { agent, llm, instructions: agent.instructions, transcript, contextIds: contextIdsOf(agent) },
+      {
+        ...chatOptions(agent, llm, chatCtx, undefined),
+        onProblem: (problem) => this.session.reportError('llm', new ProviderProblemError(problem), true),
+      },
+    );
+  }
+
+  private discardPreemptive(reason: string): void {
+    const current = this.preemptive;
+    if (!current) return;
+    this.preemptive = undefined;
+    current.cancel();
+    this.reporter.trace({
+      type: 'preemptive_generation_discarded',
+      transcript: current.key.transcript,
+      reason,
+    });
   }
 
   /** The pending turn went on too long: the agent in charge decides (its hook runs in the session's scope). */

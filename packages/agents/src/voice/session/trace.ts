@@ -51,6 +51,12 @@ export type TraceRecord =
   /** The pending user turn reached `maxUserTurnDuration`; the agent's `onUserTurnExceeded` decides. */
   | { type: 'user_turn_exceeded'; transcript: string; durationMs: number; userSpeaking: boolean }
   | { type: 'reply_started'; turnId: string | undefined; speechId: string }
+  /** `preemptiveGeneration`: an LLM request started on a final transcript before the turn commits. */
+  | { type: 'preemptive_generation_started'; transcript: string }
+  /** The speculative request was dropped (the user went on, the text or the context changed, a skip). */
+  | { type: 'preemptive_generation_discarded'; transcript: string; reason: string }
+  /** A reply streams the speculative request instead of making its own. */
+  | { type: 'preemptive_generation_used'; speechId: string }
   | { type: 'tool_started'; speechId: string; callId: string; name: string }
   | {
       type: 'tool_finished';

@@ -1,4 +1,5 @@
-import type { ChatMessage } from '../../llm/chat-context.js';
+import { type ChatMessage, messageText } from '../../llm/chat-context.js';
+import { contextIdsOf, type PreemptiveGeneration } from '../speech/preemptive-generation.js';
 import type { ActiveAgent } from '../agent/active-agent.js';
 import { StopResponse } from '../agent/agent.js';
 import { runAgentHook } from '../agent/agent-hooks.js';
@@ -16,7 +17,7 @@ import type { SessionReporter } from './session-reporter.js';
 export interface TurnResponderDeps {
   // biome-ignore lint/suspicious/noExplicitAny: serves sessions of any user data type.
   session: AgentSession<any>;
-  agents: Pick<ActiveAgent, 'current'>;
+  agents: Pick<ActiveAgent, 'current' | 'llm'>;
   /** A committed turn may cut the agent's speech, or resolve its pause. */
   policy: Pick<InterruptionPolicy, 'onTurnCommitted' | 'onTurnSkipped'>;
   /** Replies to older turns still waiting to be heard are superseded by a newer turn. */
@@ -41,8 +42,18 @@ export class TurnResponder {
 
   constructor(private readonly deps: TurnResponderDeps) {}
 
-  turnCommitted(turn: CommittedTurn): void {
+  turnCommitted(turn: CommittedTurn, preemptive?: PreemptiveGeneration): void {
     const { session, policy, reporter } = this.deps;
+    // A turn that gets no reply ends the request made for it in advance.
+    const discard = (reason: string): void => {
+      if (!preemptive) return;
+      preemptive.cancel();
+      reporter.trace({
+        type: 'preemptive_generation_discarded',
+        transcript: preemptive.key.transcript,
+        reason,
+      });
+    };
     reporter.trace({
       type: 'user_turn_committed',
       turnId: turn.turnId,
@@ -55,11 +66,13 @@ export class TurnResponder {
       // An acknowledgement said over the agent ("mm-hmm"): the agent goes on, nothing to answer.
       reporter.trace({ type: 'user_turn_skipped', turnId: turn.turnId, reason: 'backchannel' });
       this.unrecorded = turn.turnId;
+      discard('turn_skipped');
       return;
     }
     if (turn.transcript === '') {
       reporter.trace({ type: 'user_turn_skipped', turnId: turn.turnId, reason: 'empty_transcript' });
       policy.onTurnSkipped();
+      discard('turn_skipped');
       return;
     }
     // A newer turn supersedes replies to older turns that have not been heard yet.
@@ -68,7 +81,7 @@ export class TurnResponder {
       ...this.deps.log.userMessage(turn.transcript),
       createdAtMs: session.clock.now(),
     };
-    this.deps.inFlight.track(this.reply(turn, message));
+    this.deps.inFlight.track(this.reply(turn, message, preemptive));
   }
 
   /**
@@ -126,9 +139,23 @@ export class TurnResponder {
     });
   }
 
-  private async reply(turn: CommittedTurn, message: ChatMessage): Promise<void> {
+  private async reply(
+    turn: CommittedTurn,
+    message: ChatMessage,
+    preemptive?: PreemptiveGeneration,
+  ): Promise<void> {
     const { session, log, reporter } = this.deps;
     const agent = this.deps.agents.current;
+    const discard = (reason: string): void => {
+      if (!preemptive) return;
+      preemptive.cancel();
+      reporter.trace({
+        type: 'preemptive_generation_discarded',
+        transcript: preemptive.key.transcript,
+        reason,
+      });
+      preemptive = undefined;
+    };
     let skip: string | undefined;
     await runAgentHook(
       session,
@@ -140,10 +167,30 @@ export class TurnResponder {
         return false;
       },
     );
-    if (this.deps.closed.aborted) return;
+    if (this.deps.closed.aborted) {
+      discard('close');
+      return;
+    }
+    // The request made in advance answers this turn only if the hook left the turn and the agent's
+    // conversation as they were when it started.
+    const llm = agent.llm ?? this.deps.agents.llm;
+    if (
+      preemptive &&
+      (!llm ||
+        !preemptive.matches({
+          agent,
+          llm,
+          instructions: agent.instructions,
+          transcript: messageText(message),
+          contextIds: contextIdsOf(agent),
+        }))
+    ) {
+      discard('context_changed');
+    }
     log.add(message);
     if (skip !== undefined) {
       reporter.trace({ type: 'user_turn_skipped', turnId: turn.turnId, reason: `stop_response: ${skip}` });
+      discard('turn_skipped');
       return;
     }
     const handle = new SpeechHandle({
@@ -153,6 +200,6 @@ export class TurnResponder {
       turnId: turn.turnId,
     });
     reporter.trace({ type: 'reply_started', turnId: turn.turnId, speechId: handle.id });
-    this.deps.speeches.startReply(handle, {});
+    this.deps.speeches.startReply(handle, preemptive ? { preemptive } : {});
   }
 }

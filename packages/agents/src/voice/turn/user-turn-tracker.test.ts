@@ -49,6 +49,7 @@ function rig(options: RigOptions = {}) {
       turnCommitted: (turn) => turns.push(turn),
       lateFinalArrived: (turnId, transcript) => lateFinals.push({ turnId, transcript, atMs: clock.now() }),
       userTurnExceeded: (turn) => exceeded.push({ ...turn, atMs: clock.now() }),
+      pendingTurnChanged: () => {},
     },
   });
   tracker.setVadPresent(options.vad ?? true);

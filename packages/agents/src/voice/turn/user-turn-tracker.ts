@@ -37,7 +37,7 @@ export interface UserTurnTrackerDeps {
    */
   listener: Pick<
     SessionRuntime,
-    'userStateChanged' | 'turnCommitted' | 'lateFinalArrived' | 'userTurnExceeded'
+    'userStateChanged' | 'turnCommitted' | 'lateFinalArrived' | 'userTurnExceeded' | 'pendingTurnChanged'
   >;
 }
 
@@ -115,6 +115,7 @@ export class UserTurnTracker {
     this.lateFinalFor = undefined;
     this.cancelEndpointing();
     this.turnSpeechStarted();
+    this.deps.listener.pendingTurnChanged(this.pendingTranscript, 'speech');
     this.deps.reporter.trace({
       type: 'vad_start_of_speech',
       speechStartMs: this.deps.clock.now() - speechDurationMs,
@@ -158,6 +159,7 @@ export class UserTurnTracker {
       this.lateFinalFor = undefined;
       this.cancelEndpointing();
       this.turnSpeechStarted();
+      this.deps.listener.pendingTurnChanged(this.pendingTranscript, 'speech');
       this.setState('speaking');
     }
   }
@@ -173,6 +175,7 @@ export class UserTurnTracker {
   onInterimTranscript(text: string, language: string | undefined): void {
     this.interim = text;
     this.language = language ?? this.language;
+    this.deps.listener.pendingTurnChanged(this.pendingTranscript, 'interim');
   }
 
   onFinalTranscript(text: string, language: string | undefined): void {
@@ -189,6 +192,7 @@ export class UserTurnTracker {
     this.interim = '';
     if (text.trim() !== '') this.finals.push(text.trim());
     this.finalAt = this.deps.clock.now();
+    this.deps.listener.pendingTurnChanged(this.pendingTranscript, 'final');
     const mode = this.deps.options.turnDetection;
     const sttEndsTurns = mode === 'stt' || (mode === 'vad' && !this.hasVad);
     // In stt mode the recognizer's final ends the turn even while the VAD still waits out its silence;
@@ -216,6 +220,7 @@ export class UserTurnTracker {
     this.finals = [];
     this.interim = '';
     this.finalAt = undefined;
+    this.deps.listener.pendingTurnChanged('', 'clear');
   }
 
   /** The session decides away-ness (it knows whether the agent is busy); the tracker only records it. */
