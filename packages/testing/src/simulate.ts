@@ -5,6 +5,7 @@ import {
   LocalInterruptionDetector,
   resolveTurnHandling,
   type SpeechHandle,
+  type TurnDetector,
   VirtualClock,
 } from '@voxwire/agents';
 import { createIdGenerator } from '@voxwire/agents/provider-utils';
@@ -27,6 +28,11 @@ export interface SimulateOptions {
   check?: boolean;
   /** Starts the session with this agent instead of the scenario's first one (rehearse your own agent). */
   agent?: () => Agent;
+  /**
+   * Endpoints with this detector (e.g. a real end-of-turn model) instead of the scenario's scripted
+   * one; `turn_detector` outages then do not apply.
+   */
+  turnDetector?: TurnDetector;
 }
 
 export interface SimulationResult {
@@ -182,7 +188,14 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
               name: e.name,
               speechId: speculative.has(e.request) ? undefined : holder,
             }
-          : { type: 'llm_error', message: e.message },
+          : e.type === 'request'
+            ? {
+                type: 'llm_request',
+                reply: e.reply,
+                lastItem: e.lastItem,
+                agent: /\[agent:([^\]]+)\]/.exec(e.instructions)?.[1],
+              }
+            : { type: 'llm_error', message: e.message },
       ),
   });
   const tts = new FakeTTS({
@@ -199,7 +212,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
           : { type: 'tts_error', message: e.message },
       ),
   });
-  const turnDetector = scenario.turnDetector
+  const fakeTurnDetector = scenario.turnDetector
     ? new FakeTurnDetector({
         clock,
         latencyMs: j(scenario.turnDetector.latencyMs, 50),
@@ -212,6 +225,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
           : {}),
       })
     : undefined;
+  const turnDetector = options.turnDetector ?? fakeTurnDetector;
   const output = new FakeAudioOutput({
     clock,
     bufferMs: config.output.bufferMs,
@@ -234,6 +248,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
     clock,
     turnHandling: config.turnHandling,
     ...(s.maxToolSteps !== undefined ? { maxToolSteps: s.maxToolSteps } : {}),
+    ...(s.toolTimeoutMs !== undefined ? { toolTimeoutMs: s.toolTimeoutMs } : {}),
     userAwayTimeout: config.userAwayTimeoutMs,
     closeTimeout: config.closeTimeoutMs,
     interruptedPlayoutTimeout: config.interruptedPlayoutTimeoutMs,
@@ -302,7 +317,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
           vad.fail();
           break;
         case 'turn_detector':
-          turnDetector?.outage(durationMs);
+          fakeTurnDetector?.outage(durationMs);
           break;
         case 'input':
           input.stop();

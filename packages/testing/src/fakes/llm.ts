@@ -19,6 +19,11 @@ export interface ReplyMatch {
 export interface FakeToolCall {
   name: string;
   args?: Record<string, unknown>;
+  /**
+   * The call id the model gives. Default: a fresh `call_<n>`. Set it to play a model that numbers its
+   * calls `call_0` every turn, or one that re-emits an earlier call.
+   */
+  id?: string;
 }
 
 export interface FakeLLMError {
@@ -63,7 +68,8 @@ export interface FakeLLMOptions {
   onEvent?(
     event:
       | { type: 'tool_call'; callId: string; name: string; request: FakeLLMRequest }
-      | { type: 'error'; message: string },
+      | { type: 'error'; message: string }
+      | { type: 'request'; reply: number; lastItem: string; instructions: string },
   ): void;
   /** Called for every request as it is made. */
   onRequest?(request: FakeLLMRequest): void;
@@ -110,6 +116,12 @@ export class FakeLLM implements LLM {
     };
     this.requests.push(request);
     this.options.onRequest?.(request);
+    this.options.onEvent?.({
+      type: 'request',
+      reply: index,
+      lastItem: request.lastItem,
+      instructions: instructionsOf(options.messages),
+    });
     return this.stream(reply, request, options.signal);
   }
 
@@ -152,7 +164,7 @@ export class FakeLLM implements LLM {
         yield { type: 'text_delta', text: words[i]! };
       }
       for (const call of reply.toolCalls ?? []) {
-        const callId = `call_${++this.callSeq}`;
+        const callId = call.id ?? `call_${++this.callSeq}`;
         request.toolCallIds.push(callId);
         this.options.onEvent?.({ type: 'tool_call', callId, name: call.name, request });
         yield { type: 'tool_call', callId, name: call.name, arguments: JSON.stringify(call.args ?? {}) };
@@ -197,11 +209,7 @@ export class FakeLLM implements LLM {
 
   private pick(messages: readonly LLMMessage[]): number {
     const last = lastMessage(messages);
-    const instructions = messages
-      .map((m) => (m.role === 'system' || m.role === 'developer' ? m.content : ''))
-      .filter((text) => text !== '')
-      .join('\n')
-      .toLowerCase();
+    const instructions = instructionsOf(messages).toLowerCase();
     const replies = this.options.replies;
     for (let i = 0; i < replies.length; i++) {
       const reply = replies[i]!;
@@ -210,6 +218,13 @@ export class FakeLLM implements LLM {
     }
     return -1;
   }
+}
+
+function instructionsOf(messages: readonly LLMMessage[]): string {
+  return messages
+    .map((m) => (m.role === 'system' || m.role === 'developer' ? m.content : ''))
+    .filter((text) => text !== '')
+    .join('\n');
 }
 
 function lastMessage(messages: readonly LLMMessage[]): LLMMessage | undefined {

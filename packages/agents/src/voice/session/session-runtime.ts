@@ -19,6 +19,7 @@ import { SpeechScheduler } from '../speech/speech-scheduler.js';
 import { TtsStreamOpener } from '../speech/tts-stream.js';
 import { SpeakingRate } from '../speech/transcript-sync.js';
 import type { RunContext } from '../tools/run-context.js';
+import { ToolCallIds } from '../tools/tool-call-ids.js';
 import { InterruptionPolicy } from '../turn/interruption-policy.js';
 import {
   type CommittedTurn,
@@ -30,6 +31,7 @@ import { runAgentHook } from '../agent/agent-hooks.js';
 import { ActivityState } from './activity-state.js';
 import type { AgentSession, SessionStartOptions } from './agent-session.js';
 import { ConversationLog } from './conversation-log.js';
+import { errorSourceOf } from './error-source.js';
 import { InFlightTasks } from './in-flight-tasks.js';
 import { LatencyMetrics } from './latency-metrics.js';
 import type { AgentState } from './session-events.js';
@@ -62,7 +64,7 @@ export class SessionRuntime implements AudioInputControl, AudioOutputControl {
   private readonly reporter: SessionReporter;
   private readonly agents: ActiveAgent;
   private readonly log: ConversationLog;
-  private readonly inFlight = new InFlightTasks();
+  private readonly inFlight: InFlightTasks;
   private readonly tracker: UserTurnTracker;
   private readonly activity: ActivityState;
   private readonly scheduler: SpeechScheduler;
@@ -90,6 +92,7 @@ export class SessionRuntime implements AudioInputControl, AudioOutputControl {
     const turnHandling = session.turnHandling;
     const closed = this.closeController.signal;
     const reporter = new SessionReporter(session);
+    this.inFlight = new InFlightTasks((error) => reporter.error(errorSourceOf(error), error, true));
     const agents = new ActiveAgent(session, options.agent);
     const log = new ConversationLog(session, agents);
     const gate = new PlayoutGate(clock);
@@ -173,6 +176,9 @@ export class SessionRuntime implements AudioInputControl, AudioOutputControl {
           tts: new TtsStreamOpener((problem) => reporter.problem('tts', problem)),
         },
         maxToolSteps: session.options.maxToolSteps ?? 3,
+        toolCalls: new ToolCallIds({ history: session.history, context: () => agents.current.chatCtx }),
+        toolTimeoutMs: session.options.toolTimeoutMs,
+        closed,
         agents,
         newId: session.ids,
         reporter,
@@ -188,6 +194,7 @@ export class SessionRuntime implements AudioInputControl, AudioOutputControl {
     const responder = new TurnResponder({
       session,
       agents,
+      transitions,
       policy,
       scheduler,
       log,
@@ -297,8 +304,12 @@ export class SessionRuntime implements AudioInputControl, AudioOutputControl {
     return this.transitions.handoff(next);
   }
 
-  runTask<Result>(task: AgentTask<Result>, runContext: RunContext | undefined): Promise<Result> {
-    return this.transitions.runTask(task, runContext);
+  runTask<Result>(
+    task: AgentTask<Result>,
+    runContext: RunContext | undefined,
+    requester?: Agent,
+  ): Promise<Result> {
+    return this.transitions.runTask(task, runContext, requester);
   }
 
   async close(reason: string, timeoutMs: number): Promise<void> {
@@ -375,7 +386,7 @@ export class SessionRuntime implements AudioInputControl, AudioOutputControl {
   userTurnExceeded(turn: UserTurnExceeded): void {
     const agent = this.agents.current;
     this.inFlight.track(
-      runAgentHook(this.session, 'onUserTurnExceeded', () => agent.onUserTurnExceeded(turn)),
+      runAgentHook(this.session, agent, 'onUserTurnExceeded', () => agent.onUserTurnExceeded(turn)),
     );
   }
 

@@ -3,6 +3,8 @@ import { contextIdsOf, type PreemptiveGeneration } from '../speech/preemptive-ge
 import type { ActiveAgent } from '../agent/active-agent.js';
 import { StopResponse } from '../agent/agent.js';
 import { runAgentHook } from '../agent/agent-hooks.js';
+import { AgentTask } from '../agent/agent-task.js';
+import type { AgentTransitions } from '../agent/agent-transitions.js';
 import { SpeechHandle } from '../speech/speech-handle.js';
 import type { SpeechLauncher } from '../speech/speech-launcher.js';
 import type { SpeechScheduler } from '../speech/speech-scheduler.js';
@@ -18,6 +20,8 @@ export interface TurnResponderDeps {
   // biome-ignore lint/suspicious/noExplicitAny: serves sessions of any user data type.
   session: AgentSession<any>;
   agents: Pick<ActiveAgent, 'current' | 'llm'>;
+  /** A task that completes in its `onUserTurnCompleted` hands the conversation back before the reply. */
+  transitions: Pick<AgentTransitions, 'handedBack'>;
   /** A committed turn may cut the agent's speech, or resolve its pause. */
   policy: Pick<InterruptionPolicy, 'onTurnCommitted' | 'onTurnSkipped'>;
   /** Replies to older turns still waiting to be heard are superseded by a newer turn. */
@@ -78,7 +82,7 @@ export class TurnResponder {
     // A newer turn supersedes replies to older turns that have not been heard yet.
     this.supersedeQueuedReplies();
     const message: ChatMessage = {
-      ...this.deps.log.userMessage(turn.transcript),
+      ...this.deps.log.userMessage(turn.transcript, turn.transcriptConfidence),
       createdAtMs: session.clock.now(),
     };
     this.deps.inFlight.track(this.reply(turn, message, preemptive));
@@ -99,6 +103,7 @@ export class TurnResponder {
       committedAtMs: now,
       finalTranscriptAtMs: undefined,
       transcriptFinal: true,
+      transcriptConfidence: undefined,
     };
     reporter.trace({
       type: 'user_turn_committed',
@@ -159,6 +164,7 @@ export class TurnResponder {
     let skip: string | undefined;
     await runAgentHook(
       session,
+      agent,
       'onUserTurnCompleted',
       () => agent.onUserTurnCompleted(agent.chatCtx.copy(), message),
       (error) => {
@@ -171,18 +177,28 @@ export class TurnResponder {
       discard('close');
       return;
     }
+    // The turn that completed a task is answered by whoever is in charge once the task has handed the
+    // conversation back (its parent), and joins that agent's conversation; the finished task says nothing.
+    if (agent instanceof AgentTask && agent.completed) {
+      await this.deps.transitions.handedBack(agent);
+      if (this.deps.closed.aborted) {
+        discard('close');
+        return;
+      }
+    }
+    const answering = this.deps.agents.current;
     // The request made in advance answers this turn only if the hook left the turn and the agent's
     // conversation as they were when it started.
-    const llm = agent.llm ?? this.deps.agents.llm;
+    const llm = answering.llm ?? this.deps.agents.llm;
     if (
       preemptive &&
       (!llm ||
         !preemptive.matches({
-          agent,
+          agent: answering,
           llm,
-          instructions: agent.instructions,
+          instructions: answering.instructions,
           transcript: messageText(message),
-          contextIds: contextIdsOf(agent),
+          contextIds: contextIdsOf(answering),
         }))
     ) {
       discard('context_changed');
@@ -195,7 +211,7 @@ export class TurnResponder {
     }
     const handle = new SpeechHandle({
       id: session.ids('speech'),
-      allowInterruptions: agent.allowInterruptions,
+      allowInterruptions: answering.allowInterruptions,
       source: 'user_turn',
       turnId: turn.turnId,
     });
