@@ -2,6 +2,7 @@ import {
   type Agent,
   AgentSession,
   type ChatItem,
+  LocalInterruptionDetector,
   resolveTurnHandling,
   type SpeechHandle,
   type TurnDetector,
@@ -9,7 +10,7 @@ import {
 } from '@voxwire/agents';
 import { createIdGenerator } from '@voxwire/agents/provider-utils';
 import { FakeAudioInput, FakeAudioOutput } from './fakes/audio-io.js';
-import { FakeLLM, type LLMReply } from './fakes/llm.js';
+import { FakeLLM, type FakeLLMRequest, type LLMReply } from './fakes/llm.js';
 import { FakeSTT } from './fakes/stt.js';
 import { FakeTTS } from './fakes/tts.js';
 import { FakeTurnDetector } from './fakes/turn-detector.js';
@@ -76,7 +77,16 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
       minSilenceMs: scenario.vad?.minSilenceMs ?? 500,
       windowMs: scenario.vad?.windowMs ?? 20,
     },
-    turnHandling: resolveTurnHandling(s.turnHandling),
+    turnHandling: resolveTurnHandling({
+      ...s.turnHandling,
+      ...(s.interruptionDetector
+        ? {
+            interruptionDetector: new LocalInterruptionDetector(
+              s.interruptionDetector === 'local' ? {} : s.interruptionDetector,
+            ),
+          }
+        : {}),
+    }),
     interruptedPlayoutTimeoutMs: s.interruptedPlayoutTimeout ?? 1000,
     playoutWatchdogSlackMs: s.playoutWatchdogSlack ?? 2000,
     closeTimeoutMs: s.closeTimeout ?? 5000,
@@ -94,7 +104,11 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
   // The speech holding the output, from the scheduler's own trace: frames are attributed to it.
   let holder: string | undefined;
   let segmentSpeech: string | undefined;
+  // A request made before the turn commits (preemptive generation) belongs to no speech yet.
+  let nextRequestSpeculative = false;
+  const speculative = new WeakSet<FakeLLMRequest>();
   const onTrace: typeof recorder.onTrace = (record) => {
+    if (record.type === 'preemptive_generation_started') nextRequestSpeculative = true;
     if (record.type === 'speech_authorized') holder = record.speechId;
     else if (record.type === 'speech_released' && holder === record.speechId) holder = undefined;
     recorder.onTrace(record);
@@ -104,14 +118,18 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
   let inputCode: number | undefined;
   let sttSilenced: number | undefined;
   let vadSilenced: number | undefined;
-  const input = new FakeAudioInput({
-    clock,
-    segments: users,
-    frameMs,
-    onFrame: (code) => {
-      inputCode = code;
-    },
-  });
+  const microphone = (): FakeAudioInput =>
+    new FakeAudioInput({
+      clock,
+      segments: users,
+      frameMs,
+      onFrame: (code) => {
+        inputCode = code;
+      },
+    });
+  // A `swap_input` action replaces it; the old one stops.
+  let input = microphone();
+  let framesOfOldInputs = 0;
   const vad = new ScriptedVAD({
     minSpeechDurationMs: config.vad.minSpeechMs,
     minSilenceDurationMs: config.vad.minSilenceMs,
@@ -157,10 +175,19 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
     clock,
     replies,
     ...(scenario.llm?.fallback ? { fallback: scenario.llm.fallback } : {}),
+    onRequest: (request) => {
+      if (nextRequestSpeculative) speculative.add(request);
+      nextRequestSpeculative = false;
+    },
     onEvent: (e) =>
       recorder.sim(
         e.type === 'tool_call'
-          ? { type: 'llm_tool_call', callId: e.callId, name: e.name, speechId: holder }
+          ? {
+              type: 'llm_tool_call',
+              callId: e.callId,
+              name: e.name,
+              speechId: speculative.has(e.request) ? undefined : holder,
+            }
           : e.type === 'request'
             ? {
                 type: 'llm_request',
@@ -319,7 +346,9 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
       switch (action.type) {
         case 'say': {
           const h = session.say(action.text, {
-            allowInterruptions: action.allowInterruptions ?? true,
+            ...(action.allowInterruptions !== undefined
+              ? { allowInterruptions: action.allowInterruptions }
+              : {}),
             addToChatCtx: action.addToChatCtx ?? true,
           });
           done(h.id)();
@@ -329,7 +358,9 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
           const h = session.generateReply({
             ...(action.userInput !== undefined ? { userInput: action.userInput } : {}),
             ...(action.instructions !== undefined ? { instructions: action.instructions } : {}),
-            allowInterruptions: action.allowInterruptions ?? true,
+            ...(action.allowInterruptions !== undefined
+              ? { allowInterruptions: action.allowInterruptions }
+              : {}),
           });
           done(h.id)();
           break;
@@ -385,6 +416,34 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
         case 'close':
           requestClose(action.reason ?? 'closed by the scenario').then(done());
           break;
+        case 'set_input_enabled':
+          session.input.setAudioEnabled(action.enabled);
+          done()();
+          break;
+        case 'set_output_enabled':
+          session.output.setAudioEnabled(action.enabled);
+          done()();
+          break;
+        case 'run_text':
+          session.run({ userInput: action.userInput }).then(
+            (result) =>
+              recorder.sim({
+                type: 'action_done',
+                action: action.type,
+                detail: `${result.events.length} events`,
+              }),
+            failed,
+          );
+          break;
+        case 'swap_input': {
+          const old = input;
+          input = microphone();
+          session.input.audio = input;
+          old.stop();
+          framesOfOldInputs += old.framesDelivered;
+          done()();
+          break;
+        }
       }
     } catch (error) {
       failed(error);
@@ -442,7 +501,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
   recorder.sim({
     type: 'sim_end',
     simulatedMs: clock.now(),
-    inputFrames: input.framesDelivered,
+    inputFrames: framesOfOldInputs + input.framesDelivered,
     vadFrames: vad.framesPushed,
     sttFrames: stt.framesPushed,
     vadDroppedEvents: vad.droppedEvents,

@@ -67,10 +67,12 @@ export interface FakeLLMOptions {
   /** Called when a tool call is handed to the session, and when a request fails. */
   onEvent?(
     event:
-      | { type: 'tool_call'; callId: string; name: string }
+      | { type: 'tool_call'; callId: string; name: string; request: FakeLLMRequest }
       | { type: 'error'; message: string }
       | { type: 'request'; reply: number; lastItem: string; instructions: string },
   ): void;
+  /** Called for every request as it is made. */
+  onRequest?(request: FakeLLMRequest): void;
 }
 
 const DEFAULT_REPLY: LLMReply = { text: 'Okay.' };
@@ -113,6 +115,7 @@ export class FakeLLM implements LLM {
       toolCallIds: [],
     };
     this.requests.push(request);
+    this.options.onRequest?.(request);
     this.options.onEvent?.({
       type: 'request',
       reply: index,
@@ -163,7 +166,7 @@ export class FakeLLM implements LLM {
       for (const call of reply.toolCalls ?? []) {
         const callId = call.id ?? `call_${++this.callSeq}`;
         request.toolCallIds.push(callId);
-        this.options.onEvent?.({ type: 'tool_call', callId, name: call.name });
+        this.options.onEvent?.({ type: 'tool_call', callId, name: call.name, request });
         yield { type: 'tool_call', callId, name: call.name, arguments: JSON.stringify(call.args ?? {}) };
       }
       if (reply.hang) {
