@@ -1,0 +1,151 @@
+import { AudioFrame, type Clock } from '@voxwire/agents';
+import type { AudioTrackStream, RoomConnection } from './room-connection.js';
+
+/** Length of the silence frames fed while the user's microphone is muted or absent. */
+const SILENCE_FRAME_MS = 20;
+
+export interface RoomAudioInputOptions {
+  sampleRate: number;
+  channels: number;
+  clock: Clock;
+  signal: AbortSignal;
+}
+
+/**
+ * The linked participant's microphone as the session's audio input. The track may come, go, be muted
+ * and unmuted over a call; the input lasts the whole job. While there is no live track it plays
+ * silence at real time, so the VAD hears the user stop (`userState` goes back to `listening`) instead
+ * of waiting on frames that will never come. It pulls from the native stream, so nothing piles up.
+ */
+export class RoomAudioInput implements AsyncIterable<AudioFrame> {
+  private trackSid: string | undefined;
+  private muted = false;
+  private stream: AudioTrackStream | undefined;
+  private changed: (() => void) | undefined;
+  private framesIn = 0;
+  private silenceOut = 0;
+
+  constructor(
+    private readonly room: RoomConnection,
+    private readonly options: RoomAudioInputOptions,
+  ) {}
+
+  /** Frames received from the room, and silence frames generated in their absence. */
+  get stats(): { frames: number; silenceFrames: number } {
+    return { frames: this.framesIn, silenceFrames: this.silenceOut };
+  }
+
+  get currentTrackSid(): string | undefined {
+    return this.trackSid;
+  }
+
+  get isMuted(): boolean {
+    return this.muted;
+  }
+
+  /** The linked participant's microphone track (or none). */
+  setTrack(trackSid: string | undefined): void {
+    if (trackSid === this.trackSid) return;
+    this.stream?.close();
+    this.stream = undefined;
+    this.trackSid = trackSid;
+    this.wake();
+  }
+
+  setMuted(muted: boolean): void {
+    if (muted === this.muted) return;
+    this.muted = muted;
+    this.wake();
+  }
+
+  close(): void {
+    this.stream?.close();
+    this.stream = undefined;
+    this.wake();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<AudioFrame> {
+    const { clock, signal, sampleRate, channels } = this.options;
+    const silenceSamples = Math.round((sampleRate * SILENCE_FRAME_MS) / 1000);
+    let reader: AsyncIterator<AudioFrame> | undefined;
+    let readerOf: AudioTrackStream | undefined;
+    let pending: Promise<IteratorResult<AudioFrame>> | undefined;
+    let nextSilenceAt = clock.now();
+    while (!signal.aborted) {
+      if (this.trackSid !== undefined && !this.stream) {
+        this.stream = this.room.openAudioTrack(this.trackSid, { sampleRate, channels });
+      }
+      const stream = this.muted ? undefined : this.stream;
+      if (stream && readerOf !== stream) {
+        readerOf = stream;
+        reader = stream[Symbol.asyncIterator]();
+        pending = undefined;
+      }
+      if (!stream || !reader) {
+        // No live microphone: silence, paced by the clock, until a track or an unmute arrives.
+        const wait = Math.max(0, nextSilenceAt - clock.now());
+        if (await this.sleepOrChange(wait)) continue;
+        nextSilenceAt = Math.max(nextSilenceAt + SILENCE_FRAME_MS, clock.now() - SILENCE_FRAME_MS);
+        this.silenceOut++;
+        yield AudioFrame.silence(sampleRate, channels, silenceSamples);
+        continue;
+      }
+      pending ??= reader.next();
+      const changedSignal = this.whenChanged();
+      const result = await Promise.race([pending, changedSignal.then(() => undefined)]);
+      if (result === undefined) continue;
+      pending = undefined;
+      if (result.done) {
+        // The track ended under us (unpublished, or the stream closed): wait for the next one.
+        if (this.stream === stream) {
+          this.stream = undefined;
+          this.trackSid = undefined;
+        }
+        readerOf = undefined;
+        reader = undefined;
+        nextSilenceAt = clock.now();
+        continue;
+      }
+      this.framesIn++;
+      nextSilenceAt = clock.now();
+      yield result.value;
+    }
+    this.stream?.close();
+  }
+
+  /**
+   * A promise for the next change, for the one wait in progress. Each wait replaces the previous one's
+   * (never chains onto it), so a long stretch without changes holds nothing: the loop re-reads the
+   * state before each wait, so a change between waits is not lost.
+   */
+  private whenChanged(): Promise<void> {
+    return new Promise((resolve) => {
+      this.changed = resolve;
+    });
+  }
+
+  private wake(): void {
+    const changed = this.changed;
+    this.changed = undefined;
+    changed?.();
+  }
+
+  /** Sleeps `ms`; returns true when woken early by a change of track or mute, or the job ending. */
+  private async sleepOrChange(ms: number): Promise<boolean> {
+    const timer = new AbortController();
+    const onAbort = () => timer.abort();
+    this.options.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await Promise.race([
+        this.whenChanged().then(() => true),
+        this.options.clock.sleep(ms, timer.signal).then(
+          () => false,
+          () => true,
+        ),
+      ]);
+    } finally {
+      this.options.signal.removeEventListener('abort', onAbort);
+      timer.abort();
+    }
+  }
+}
