@@ -7,6 +7,7 @@ import { CliError } from './errors.js';
 import { resolveAgentFile } from './load.js';
 import { type Output, terminal } from './output.js';
 import { runRehearse } from './rehearse.js';
+import { runStart } from './start.js';
 
 function isLoopbackAddress(host: string): boolean {
   const bare = host.replace(/^\[|\]$/gu, '').toLowerCase();
@@ -22,7 +23,7 @@ Commands:
   dev <agent file>          talk to the agent in your browser (local playground, reloads on change)
   console <agent file>      talk to the agent in the terminal (text), or through WAV files
   rehearse <scenario.json>  replay a conversation scenario on virtual time and check it
-  start <agent file>        run the agent as a LiveKit worker (coming soon)
+  start <agent file>        run the agent as a LiveKit worker (LIVEKIT_URL, _API_KEY, _API_SECRET)
 
 Options:
   -h, --help                help for voxwire or a command (voxwire help <command>)
@@ -59,10 +60,17 @@ Options:
   --seed <n>   seed for the scenario's random parts (default 0)
   --verbose    also show VAD inference, frames and metrics
   -h, --help   this help`,
-  start: `voxwire start <agent file>
+  start: `voxwire start <agent file> [options]
 
-Runs the agent as a LiveKit worker, taking jobs from a LiveKit server or LiveKit Cloud.
-Not available yet: it arrives with @voxwire/livekit. Use voxwire dev meanwhile.`,
+Runs the agent as a LiveKit worker: it registers with a LiveKit server or LiveKit Cloud project and
+runs the jobs it is dispatched, several sessions per process. Set LIVEKIT_URL, LIVEKIT_API_KEY and
+LIVEKIT_API_SECRET. SIGTERM or Ctrl-C drains it (no new jobs, running ones finish); twice stops it.
+
+Options:
+  --agent-name <name>  register for explicit dispatch under this name (default: every new room)
+  --dev                a local \`livekit-server --dev\` (ws://localhost:7880, devkey/secret) unless
+                       the environment says otherwise; never reports itself full
+  -h, --help           this help`,
 };
 
 /** Runs the CLI; resolves with the exit code. */
@@ -154,12 +162,20 @@ async function dispatch(argv: string[], out: Output): Promise<number> {
         throw new CliError(`--seed must be an integer, got ${String(values.seed)}`);
       return runRehearse({ scenario, seed, verbose: values.verbose === true }, out);
     }
-    case 'start':
-      throw new CliError(
-        'voxwire start (the LiveKit worker) is not available yet: it arrives with @voxwire/livekit. ' +
-          'Run the agent locally with: voxwire dev <agent file>',
-        { exitCode: 2 },
+    case 'start': {
+      const { values, positionals } = parse(command, rest, {
+        'agent-name': { type: 'string' },
+        dev: { type: 'boolean' },
+      });
+      return runStart(
+        {
+          file: resolveAgentFile(positionals[0], command),
+          agentName: values['agent-name'] as string | undefined,
+          dev: values.dev === true,
+        },
+        out,
       );
+    }
   }
   return 2;
 }

@@ -3,7 +3,9 @@
 import { AudioFrame, realClock, silentLogger } from '@voxwire/agents';
 import { agentFrame } from '@voxwire/testing';
 import { afterAll, describe, expect, it } from 'vitest';
+import { FakeAudioSink } from '../testing/fake-room.js';
 import { RoomAudioOutput } from './room-audio-output.js';
+import type { AudioSink } from './room-connection.js';
 import { disposeRtcNode, loadRtcNode, participantKindOf, RtcAudioSink } from './rtc-room.js';
 
 afterAll(async () => {
@@ -86,5 +88,37 @@ describe('rtc-node without a server', () => {
     expect(participantKindOf(rtc, rtc.ParticipantKind.STANDARD)).toBe('standard');
     expect(participantKindOf(rtc, rtc.ParticipantKind.AGENT)).toBe('agent');
     expect(participantKindOf(rtc, 99)).toBe('unknown');
+  });
+});
+
+/** What room I/O relies on from a sink; run against rtc-node's AudioSource and the tests' fake alike. */
+async function checkSinkContract(sink: AudioSink): Promise<void> {
+  // Captured audio is queued and drains at real speed.
+  for (let i = 0; i < 10; i++) await sink.captureFrame(agentFrame(20, 24_000));
+  expect(sink.queuedDurationMs).toBeGreaterThan(150);
+  expect(sink.queuedDurationMs).toBeLessThanOrEqual(200);
+  await sleep(100);
+  expect(sink.queuedDurationMs).toBeLessThanOrEqual(120);
+  // A full queue holds the caller back: 600 ms into a 200 ms queue takes at least ~400 ms.
+  const t0 = performance.now();
+  for (let i = 0; i < 30; i++) await sink.captureFrame(agentFrame(20, 24_000));
+  expect(performance.now() - t0).toBeGreaterThanOrEqual(300);
+  // Clearing empties the queue at once and releases a playout wait.
+  sink.clearQueue();
+  expect(sink.queuedDurationMs).toBe(0);
+  const t1 = performance.now();
+  await sink.waitForPlayout();
+  expect(performance.now() - t1).toBeLessThan(50);
+  await sink.close();
+}
+
+describe('the fake sink behaves like rtc-node AudioSource', () => {
+  it('rtc-node AudioSource', async () => {
+    const rtc = await loadRtcNode();
+    await checkSinkContract(new RtcAudioSink(rtc, new rtc.AudioSource(24_000, 1, 200)));
+  });
+
+  it('FakeAudioSink', async () => {
+    await checkSinkContract(new FakeAudioSink(realClock(), 24_000, 1, 200));
   });
 });

@@ -1,0 +1,111 @@
+import { fileURLToPath } from 'node:url';
+import { silentLogger } from '@voxwire/agents';
+import type { AgentWorker, RunWorkerOptions } from '@voxwire/livekit';
+import { runWorker } from '@voxwire/livekit';
+import { afterEach, describe, expect, it } from 'vitest';
+// The loopback LiveKit /agent endpoint of @voxwire/livekit's own tests.
+import { FakeLiveKitServer } from '../../livekit/src/testing/fake-livekit-server.js';
+import { main } from './main.js';
+import type { Output } from './output.js';
+import { DEV_SERVER, runStart } from './start.js';
+
+const ECHO_AGENT = fileURLToPath(new URL('./test-support/echo-agent.ts', import.meta.url));
+
+function buffer(): Output & { text(): string } {
+  let all = '';
+  const add = (prefix: string) => (t: string) => {
+    all += `${prefix}${t}\n`;
+  };
+  return {
+    info: add(''),
+    warn: add('warning: '),
+    error: add('error: '),
+    write: (t) => {
+      all += t;
+    },
+    text: () => all,
+  };
+}
+
+const saved = { ...process.env };
+afterEach(() => {
+  for (const key of ['LIVEKIT_URL', 'LIVEKIT_API_KEY', 'LIVEKIT_API_SECRET']) {
+    if (saved[key] === undefined) delete process.env[key];
+    else process.env[key] = saved[key];
+  }
+});
+
+describe('voxwire start', () => {
+  it('says which LiveKit settings are missing', async () => {
+    delete process.env.LIVEKIT_URL;
+    delete process.env.LIVEKIT_API_KEY;
+    delete process.env.LIVEKIT_API_SECRET;
+    const out = buffer();
+    expect(await main(['start', ECHO_AGENT], out)).toBe(2);
+    expect(out.text()).toContain('voxwire start needs LIVEKIT_URL, LIVEKIT_API_KEY, LIVEKIT_API_SECRET');
+    const help = buffer();
+    expect(await main(['start', '--help'], help)).toBe(0);
+    expect(help.text()).toContain('--agent-name <name>');
+  });
+
+  it('hands the agent file, the credentials and the agent name to the worker; --dev fills in the local server', async () => {
+    const calls: RunWorkerOptions<unknown>[] = [];
+    const fake = async () => ({
+      runWorker: async (options: RunWorkerOptions<unknown>) => {
+        calls.push(options);
+      },
+    });
+    const out = buffer();
+    const env = {
+      LIVEKIT_URL: 'wss://example.livekit.cloud',
+      LIVEKIT_API_KEY: 'APIkey',
+      LIVEKIT_API_SECRET: 's3cr3t',
+    };
+    expect(
+      await runStart({ file: ECHO_AGENT, agentName: 'echo', env, logger: silentLogger }, out, fake),
+    ).toBe(0);
+    expect(calls[0]).toMatchObject({
+      url: env.LIVEKIT_URL,
+      apiKey: 'APIkey',
+      apiSecret: 's3cr3t',
+      agentName: 'echo',
+    });
+    expect(typeof calls[0]!.agent.entry).toBe('function');
+    expect(out.text()).toContain('as "echo" (explicit dispatch)');
+    expect(out.text()).not.toContain('s3cr3t');
+    await runStart({ file: ECHO_AGENT, dev: true, env: {}, logger: silentLogger }, buffer(), fake);
+    expect(calls[1]).toMatchObject({ ...DEV_SERVER, loadThreshold: Number.POSITIVE_INFINITY });
+  });
+
+  it('registers the agent file with a LiveKit server and stops when drained', async () => {
+    const server = await FakeLiveKitServer.start();
+    let worker: AgentWorker<unknown> | undefined;
+    const env = {
+      LIVEKIT_URL: server.url,
+      LIVEKIT_API_KEY: server.apiKey,
+      LIVEKIT_API_SECRET: server.apiSecret,
+    };
+    try {
+      const done = runStart(
+        { file: ECHO_AGENT, agentName: 'echo', env, logger: silentLogger },
+        buffer(),
+        async () => ({
+          runWorker: (options) =>
+            runWorker({
+              ...options,
+              handleSignals: false,
+              onWorker: (w) => {
+                worker = w;
+              },
+            }),
+        }),
+      );
+      const connection = await server.waitForRegistrations(1);
+      expect(connection.registration?.agentName).toBe('echo');
+      await worker!.drain(1000);
+      expect(await done).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+});
