@@ -11,6 +11,7 @@ export {
   JobRequest,
   type JobRejectOptions,
 } from './worker/job-request.js';
+export type { WorkerInfo } from './worker/health-server.js';
 export { CpuLoadMonitor, defaultLoad, type WorkerLoadInfo } from './worker/load.js';
 export {
   type AgentWorkerOptions,
@@ -39,7 +40,7 @@ export type {
   TrackSource,
 } from './room/room-connection.js';
 export { RoomIO, type RoomIOInit } from './room/room-io.js';
-export { ROOM_IO_DEFAULTS, type RoomIOOptions } from './room/room-io-options.js';
+export { type DtmfEvent, ROOM_IO_DEFAULTS, type RoomIOOptions } from './room/room-io-options.js';
 export { connectRtcRoom, disposeRtcNode, RtcAudioSink } from './room/rtc-room.js';
 export {
   ATTRIBUTE_AGENT_STATE,

@@ -1,4 +1,12 @@
-import type { ParticipantKind } from './room-connection.js';
+import type { AgentSession } from '@voxwire/agents';
+import type { ParticipantInfo, ParticipantKind } from './room-connection.js';
+
+/** A keypad digit a SIP caller pressed. */
+export interface DtmfEvent {
+  digit: string;
+  code: number;
+  participant: ParticipantInfo;
+}
 
 export interface RoomIOOptions {
   /**
@@ -26,6 +34,13 @@ export interface RoomIOOptions {
   closeOnParticipantLeave?: boolean;
   /** Longest wait for a participant to link to before the job ends. Default Infinity. */
   participantWaitTimeoutMs?: number;
+  /**
+   * Receives the linked participant's keypad digits (SIP callers), with the session when one is
+   * connected: e.g. `session.say('You pressed ' + event.digit)`. The core session
+   * has no DTMF event of its own, so this is where they arrive.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: a room hosts sessions of any user data type.
+  onDtmf?: (event: DtmfEvent, session: AgentSession<any> | undefined) => void;
 }
 
 export const ROOM_IO_DEFAULTS = Object.freeze({

@@ -120,6 +120,20 @@ describe('RoomIO: linking a participant', () => {
     expect(ended).toEqual(['no participant joined', 'room disconnected: ROOM_DELETED']);
   });
 
+  it("passes the linked caller's DTMF digits to onDtmf, with the session", async () => {
+    const digits: string[] = [];
+    const { room, io } = setup({
+      onDtmf: (event) => digits.push(`${event.participant.identity}:${event.digit}`),
+    });
+    room.join(participant('+15551234', 'sip'));
+    room.join(participant('someone-else'));
+    io.start();
+    room.dtmf('+15551234', '4');
+    room.dtmf('someone-else', '9');
+    room.dtmf('+15551234', '#');
+    expect(digits).toEqual(['+15551234:4', '+15551234:#']);
+  });
+
   it('stops following the room when closed', async () => {
     const { room, io } = setup();
     io.start();

@@ -40,8 +40,9 @@ export interface RoomIOInit {
  */
 export class RoomIO implements JobTransport {
   readonly name = 'livekit';
-  private readonly options: Required<Omit<RoomIOOptions, 'participantIdentity'>> & {
+  private readonly options: Required<Omit<RoomIOOptions, 'participantIdentity' | 'onDtmf'>> & {
     participantIdentity: string | undefined;
+    onDtmf: RoomIOOptions['onDtmf'];
   };
   private readonly controller = new AbortController();
   private readonly input: RoomAudioInput;
@@ -74,6 +75,7 @@ export class RoomIO implements JobTransport {
       ...stripUndefined(given),
       participantKinds: [...(given.participantKinds ?? ROOM_IO_DEFAULTS.participantKinds)],
       participantIdentity: given.participantIdentity ?? init.jobParticipantIdentity,
+      onDtmf: given.onDtmf,
     };
     this.input = new RoomAudioInput(room, {
       sampleRate: this.options.inputSampleRate,
@@ -249,10 +251,19 @@ export class RoomIO implements JobTransport {
         if (this.linkedTrackSid === event.trackSid) this.input.setMuted(false);
         break;
       case 'dtmf':
-        this.init.logger.info(
+        if (this.linked?.identity !== event.participant.identity) break;
+        this.init.logger.debug(
           { participant: event.participant.identity, digit: event.digit },
           'DTMF received',
         );
+        try {
+          this.options.onDtmf?.(
+            { digit: event.digit, code: event.code, participant: event.participant },
+            this.session,
+          );
+        } catch (error) {
+          this.init.logger.warn({ error: String(error) }, 'onDtmf failed');
+        }
         break;
       case 'disconnected':
         this.init.endJob(`room disconnected: ${event.reason}`);

@@ -31,7 +31,9 @@ import WebSocket from 'ws';
 import { connectRtcRoom } from '../room/rtc-room.js';
 import type { RoomConnector } from '../room/room-connection.js';
 import { JobRequest } from './job-request.js';
+import { HealthServer, type WorkerInfo } from './health-server.js';
 import { CpuLoadMonitor, defaultLoad, type WorkerLoadInfo } from './load.js';
+import { EventLoopWatchdog } from './stall-watchdog.js';
 import { type AgentWorkerOptions, DEFAULT_RECONNECT_POLICY, resolveCredentials } from './options.js';
 import {
   decodeServerMessage,
@@ -85,6 +87,9 @@ export class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerEv
   /** The connection loop gave up and is closing the worker itself (so close() must not wait on it). */
   private serveFailed = false;
   private lastStatus: 'available' | 'full' | undefined;
+  private health: HealthServer | undefined;
+  private boundHealthPort: number | undefined;
+  private watchdog: EventLoopWatchdog | undefined;
 
   constructor(private readonly options: AgentWorkerOptions<Prewarmed>) {
     super();
@@ -108,6 +113,26 @@ export class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerEv
 
   get draining(): boolean {
     return this.isDraining;
+  }
+
+  /** The port of the health server, once listening. */
+  get healthPort(): number | undefined {
+    return this.boundHealthPort;
+  }
+
+  /** What the health server's `/worker` reports. */
+  info(): WorkerInfo {
+    const load = this.computeLoad();
+    return {
+      workerId: this.currentWorkerId ?? null,
+      agentName: this.options.agentName ?? '',
+      url: this.credentials.url,
+      connected: this.currentWorkerId !== undefined,
+      draining: this.isDraining,
+      status: this.isDraining || load >= (this.options.loadThreshold ?? 0.7) ? 'full' : 'available',
+      load,
+      jobs: [...this.jobs.values()].map((job) => ({ id: job.id, room: job.roomName })),
+    };
   }
 
   /** The load as last computed, 0..1. */
@@ -141,6 +166,23 @@ export class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerEv
 
   private async serve(): Promise<void> {
     this.prewarmed = await prewarmAgent(this.options.agent);
+    if (this.options.healthPort !== undefined) {
+      this.health = new HealthServer(() => this.info());
+      this.boundHealthPort = await this.health.listen(
+        this.options.healthPort,
+        this.options.healthHost ?? '0.0.0.0',
+      );
+    }
+    const stallWarnMs = this.options.eventLoopStallWarnMs ?? 500;
+    if (stallWarnMs > 0) {
+      this.watchdog = new EventLoopWatchdog(stallWarnMs, (stalledMs) =>
+        this.logger.warn(
+          { stalledMs, jobs: this.jobs.size },
+          'the event loop was blocked: every session of this process stalled',
+        ),
+      );
+      this.watchdog.start();
+    }
     this.cpu.start();
     let failures = 0;
     let everRegistered = false;
@@ -190,6 +232,8 @@ export class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerEv
       throw error;
     } finally {
       this.cpu.stop();
+      this.watchdog?.stop();
+      await this.health?.close();
     }
   }
 

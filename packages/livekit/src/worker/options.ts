@@ -71,6 +71,19 @@ export interface AgentWorkerOptions<Prewarmed = unknown> {
   reconnectPolicy?: Partial<RetryPolicy>;
   /** Lifetime of each connection's token. Default 600000 ms. */
   tokenTtlMs?: number;
+  /**
+   * Serves `GET /` (health) and `GET /worker` (state as JSON) on this port; 0 picks a free one
+   * (`worker.healthPort` says which). Default: no HTTP server.
+   */
+  healthPort?: number;
+  /** Address of the health server. Default `0.0.0.0`, so an orchestrator can probe it. */
+  healthHost?: string;
+  /**
+   * Logs a warning when the event loop was blocked this long (a synchronous model call, a busy
+   * tool): every session of the process stalls with it. Measured on the host's own event loop.
+   * Default 500 ms; 0 turns the watchdog off.
+   */
+  eventLoopStallWarnMs?: number;
   /** How the job's room is joined. Default: `@livekit/rtc-node`. */
   connectRoom?: RoomConnector;
   /** How jobs use their room: linked participant, audio formats, transcription, chat. */

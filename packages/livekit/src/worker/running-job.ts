@@ -69,6 +69,10 @@ export class RunningJob<Prewarmed = unknown> {
     this.done = this.run();
   }
 
+  get roomName(): string {
+    return this.options.info.room?.name ?? '';
+  }
+
   /** Ends the job (e.g. `JobTermination`); resolves `done` once it has ended. */
   end(reason: string): Promise<JobOutcome> {
     this.endRequested ??= reason;
