@@ -32,6 +32,7 @@ export type {
   ParticipantKind,
   PublishAudioOptions,
   PublishedAudio,
+  RemoteAudioTrackInfo,
   RoomConnection,
   RoomConnector,
   RoomEvent,

@@ -78,10 +78,19 @@ export interface TextStreamOptions {
   senderIdentity?: string;
 }
 
+/** A remote audio track the agent is subscribed to. */
+export interface RemoteAudioTrackInfo {
+  readonly trackSid: string;
+  readonly source: TrackSource;
+  readonly muted: boolean;
+}
+
 export interface RoomConnection {
   readonly name: string;
   readonly localIdentity: string;
   remoteParticipants(): ParticipantInfo[];
+  /** The audio tracks of a participant the agent is subscribed to now (events tell of later ones). */
+  remoteAudioTracks(identity: string): RemoteAudioTrackInfo[];
   /** Subscribes to room events; returns an unsubscribe function. */
   onEvent(listener: (event: RoomEvent) => void): () => void;
   /** Frames of a subscribed remote audio track, resampled to the given format. */

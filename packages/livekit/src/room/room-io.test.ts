@@ -134,6 +134,18 @@ describe('RoomIO: linking a participant', () => {
     expect(digits).toEqual(['+15551234:4', '+15551234:#']);
   });
 
+  it('picks up the microphone of a participant who was in the room before the agent, muted or not', async () => {
+    const { room, io } = setup();
+    room.join(participant('alice'));
+    room.publishMicrophone('alice', 'TR_early');
+    room.mute('alice', 'TR_early');
+    io.start();
+    expect(io.audioInput.currentTrackSid).toBe('TR_early');
+    expect(io.audioInput.isMuted).toBe(true);
+    room.mute('alice', 'TR_early', false);
+    expect(io.audioInput.isMuted).toBe(false);
+  });
+
   it('stops following the room when closed', async () => {
     const { room, io } = setup();
     io.start();

@@ -281,6 +281,13 @@ export class RoomIO implements JobTransport {
     }
     this.linked = participant;
     this.waitTimer?.cancel();
+    // Their microphone may be subscribed already (they were in the room before the agent).
+    const mic = this.room.remoteAudioTracks(participant.identity).find((t) => t.source === 'microphone');
+    if (mic) {
+      this.linkedTrackSid = mic.trackSid;
+      this.input.setTrack(mic.trackSid);
+      this.input.setMuted(mic.muted);
+    }
     this.init.logger.info(
       { participant: participant.identity, kind: participant.kind },
       'linked to a participant',

@@ -11,6 +11,7 @@ import type {
   ParticipantKind,
   PublishAudioOptions,
   PublishedAudio,
+  RemoteAudioTrackInfo,
   RoomConnection,
   RoomEvent,
   TextStreamOptions,
@@ -176,22 +177,23 @@ class RtcRoomConnection implements RoomConnection {
 
   onEvent(listener: (event: RoomEvent) => void): () => void {
     this.listeners.add(listener);
-    // Subscriptions that happened before the listener: replay them, so a late listener links the mic.
-    for (const p of this.room.remoteParticipants.values()) {
-      for (const publication of p.trackPublications.values()) {
-        if (publication.sid && this.tracks.has(publication.sid)) {
-          listener({
-            type: 'audio_track_subscribed',
-            participant: this.info(p),
-            trackSid: publication.sid,
-            source: trackSourceOf(this.rtc, publication.source),
-          });
-          if (publication.muted)
-            listener({ type: 'track_muted', participant: this.info(p), trackSid: publication.sid });
-        }
+    return () => this.listeners.delete(listener);
+  }
+
+  remoteAudioTracks(identity: string): RemoteAudioTrackInfo[] {
+    const p = this.room.remoteParticipants.get(identity);
+    if (!p) return [];
+    const tracks: RemoteAudioTrackInfo[] = [];
+    for (const publication of p.trackPublications.values()) {
+      if (publication.sid && this.tracks.has(publication.sid)) {
+        tracks.push({
+          trackSid: publication.sid,
+          source: trackSourceOf(this.rtc, publication.source),
+          muted: publication.muted === true,
+        });
       }
     }
-    return () => this.listeners.delete(listener);
+    return tracks;
   }
 
   openAudioTrack(trackSid: string, options: { sampleRate: number; channels: number }): AudioTrackStream {

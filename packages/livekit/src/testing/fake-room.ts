@@ -11,6 +11,7 @@ import type {
   ParticipantInfo,
   PublishAudioOptions,
   PublishedAudio,
+  RemoteAudioTrackInfo,
   RoomConnection,
   RoomEvent,
   TextStreamOptions,
@@ -88,6 +89,7 @@ export class FakeRoom implements RoomConnection {
     (text: string, sender: ParticipantInfo | undefined) => void
   >();
   private readonly tracks = new Map<string, Channel<AudioFrame>>();
+  private readonly trackInfo = new Map<string, { identity: string; info: RemoteAudioTrackInfo }>();
 
   constructor(
     private readonly clock: Clock,
@@ -112,6 +114,7 @@ export class FakeRoom implements RoomConnection {
   publishMicrophone(identity: string, trackSid = `TR_${identity}`): Channel<AudioFrame> {
     const channel = new Channel<AudioFrame>({ capacity: 1000, overflow: 'drop-oldest', name: trackSid });
     this.tracks.set(trackSid, channel);
+    this.trackInfo.set(trackSid, { identity, info: { trackSid, source: 'microphone', muted: false } });
     this.emit({
       type: 'audio_track_subscribed',
       participant: this.participants.get(identity)!,
@@ -122,6 +125,8 @@ export class FakeRoom implements RoomConnection {
   }
 
   mute(identity: string, trackSid = `TR_${identity}`, muted = true): void {
+    const track = this.trackInfo.get(trackSid);
+    if (track) track.info = { ...track.info, muted };
     this.emit({
       type: muted ? 'track_muted' : 'track_unmuted',
       participant: this.participants.get(identity)!,
@@ -153,6 +158,10 @@ export class FakeRoom implements RoomConnection {
   // RoomConnection.
   remoteParticipants(): ParticipantInfo[] {
     return [...this.participants.values()];
+  }
+
+  remoteAudioTracks(identity: string): RemoteAudioTrackInfo[] {
+    return [...this.trackInfo.values()].filter((t) => t.identity === identity).map((t) => t.info);
   }
 
   onEvent(listener: (event: RoomEvent) => void): () => void {
