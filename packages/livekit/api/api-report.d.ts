@@ -1,8 +1,23 @@
 import { EventEmitter } from 'node:events';
-import { AudioFrame, Clock, AgentDefinition, Logger, JobContext, JobTransport, SessionIO, AgentSession, JobNotice, TextOutput } from '@voxwire/agents';
+import { AudioFrame, AgentSession, Clock, AgentDefinition, Logger, JobContext, JobTransport, SessionIO, JobNotice, TextOutput } from '@voxwire/agents';
 import { RetryPolicy, AudioOutputBase } from '@voxwire/agents/provider-utils';
 import { Job } from '@livekit/protocol';
 import * as Rtc from '@livekit/rtc-node';
+
+/** What `/worker` reports: enough for a load balancer, an orchestrator or a person to see the state. */
+interface WorkerInfo {
+    workerId: string | null;
+    agentName: string;
+    url: string;
+    connected: boolean;
+    draining: boolean;
+    status: 'available' | 'full';
+    load: number;
+    jobs: Array<{
+        id: string;
+        room: string;
+    }>;
+}
 
 /**
  * The part of a LiveKit room that Voxwire uses, as a small interface. The worker and the room I/O talk
@@ -98,10 +113,18 @@ interface TextStreamOptions {
     /** Whose words these are: the user's identity for their transcripts. Default: the agent. */
     senderIdentity?: string;
 }
+/** A remote audio track the agent is subscribed to. */
+interface RemoteAudioTrackInfo {
+    readonly trackSid: string;
+    readonly source: TrackSource;
+    readonly muted: boolean;
+}
 interface RoomConnection {
     readonly name: string;
     readonly localIdentity: string;
     remoteParticipants(): ParticipantInfo[];
+    /** The audio tracks of a participant the agent is subscribed to now (events tell of later ones). */
+    remoteAudioTracks(identity: string): RemoteAudioTrackInfo[];
     /** Subscribes to room events; returns an unsubscribe function. */
     onEvent(listener: (event: RoomEvent) => void): () => void;
     /** Frames of a subscribed remote audio track, resampled to the given format. */
@@ -119,6 +142,12 @@ interface RoomConnection {
 /** Opens the room for a job: the server's URL and the job's token from the assignment. */
 type RoomConnector = (url: string, token: string) => Promise<RoomConnection>;
 
+/** A keypad digit a SIP caller pressed. */
+interface DtmfEvent {
+    digit: string;
+    code: number;
+    participant: ParticipantInfo;
+}
 interface RoomIOOptions {
     /**
      * The participant the agent talks to. Default: the job's participant (publisher jobs), else the first
@@ -145,6 +174,12 @@ interface RoomIOOptions {
     closeOnParticipantLeave?: boolean;
     /** Longest wait for a participant to link to before the job ends. Default Infinity. */
     participantWaitTimeoutMs?: number;
+    /**
+     * Receives the linked participant's keypad digits (SIP callers), with the session when one is
+     * connected: e.g. `session.say('You pressed ' + event.digit)`. The core session
+     * has no DTMF event of its own, so this is where they arrive.
+     */
+    onDtmf?: (event: DtmfEvent, session: AgentSession<any> | undefined) => void;
 }
 declare const ROOM_IO_DEFAULTS: Readonly<{
     participantKinds: readonly ParticipantKind[];
@@ -328,6 +363,19 @@ interface AgentWorkerOptions<Prewarmed = unknown> {
     reconnectPolicy?: Partial<RetryPolicy>;
     /** Lifetime of each connection's token. Default 600000 ms. */
     tokenTtlMs?: number;
+    /**
+     * Serves `GET /` (health) and `GET /worker` (state as JSON) on this port; 0 picks a free one
+     * (`worker.healthPort` says which). Default: no HTTP server.
+     */
+    healthPort?: number;
+    /** Address of the health server. Default `0.0.0.0`, so an orchestrator can probe it. */
+    healthHost?: string;
+    /**
+     * Logs a warning when the event loop was blocked this long (a synchronous model call, a busy
+     * tool): every session of the process stalls with it. Measured on the host's own event loop.
+     * Default 500 ms; 0 turns the watchdog off.
+     */
+    eventLoopStallWarnMs?: number;
     /** How the job's room is joined. Default: `@livekit/rtc-node`. */
     connectRoom?: RoomConnector;
     /** How jobs use their room: linked participant, audio formats, transcription, chat. */
@@ -415,11 +463,18 @@ declare class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerE
     /** The connection loop gave up and is closing the worker itself (so close() must not wait on it). */
     private serveFailed;
     private lastStatus;
+    private health;
+    private boundHealthPort;
+    private watchdog;
     constructor(options: AgentWorkerOptions<Prewarmed>);
     /** The id the server gave this connection (a new one after each reconnect). */
     get workerId(): string | undefined;
     get activeJobIds(): string[];
     get draining(): boolean;
+    /** The port of the health server, once listening. */
+    get healthPort(): number | undefined;
+    /** What the health server's `/worker` reports. */
+    info(): WorkerInfo;
     /** The load as last computed, 0..1. */
     get load(): number;
     /**
@@ -694,4 +749,4 @@ declare class UserTranscriptionPublisher {
 /** This package's version, reported to the LiveKit server at registration. */
 declare const VERSION = "0.0.0";
 
-export { AGENT_NAME_ATTRIBUTE, ATTRIBUTE_AGENT_STATE, ATTRIBUTE_SEGMENT_ID, ATTRIBUTE_TRANSCRIBED_TRACK_ID, ATTRIBUTE_TRANSCRIPTION_FINAL, AgentTranscriptionOutput, AgentWorker, type AgentWorkerEvents, type AgentWorkerOptions, type AudioSink, type AudioTrackStream, CpuLoadMonitor, DEFAULT_RECONNECT_POLICY, type JobAcceptOptions, type JobAnswer, type JobOutcome, type JobRejectOptions, JobRequest, type LiveKitJobContext, type ParticipantInfo, type ParticipantKind, type PublishAudioOptions, type PublishedAudio, ROOM_IO_DEFAULTS, RoomAudioInput, type RoomAudioInputOptions, RoomAudioOutput, type RoomConnection, type RoomConnector, type RoomEvent, RoomIO, type RoomIOInit, type RoomIOOptions, RtcAudioSink, type RunWorkerOptions, TOPIC_CHAT, TOPIC_TRANSCRIPTION, type TextStreamOptions, type TextStreamWriterLike, type TrackSource, UserTranscriptionPublisher, VERSION, type WorkerJobType, type WorkerLoadInfo, type WorkerPermissions, agentEndpoint, connectRtcRoom, createWorkerToken, defaultLoad, disposeRtcNode, livekitJobContext, resolveCredentials, runWorker };
+export { AGENT_NAME_ATTRIBUTE, ATTRIBUTE_AGENT_STATE, ATTRIBUTE_SEGMENT_ID, ATTRIBUTE_TRANSCRIBED_TRACK_ID, ATTRIBUTE_TRANSCRIPTION_FINAL, AgentTranscriptionOutput, AgentWorker, type AgentWorkerEvents, type AgentWorkerOptions, type AudioSink, type AudioTrackStream, CpuLoadMonitor, DEFAULT_RECONNECT_POLICY, type DtmfEvent, type JobAcceptOptions, type JobAnswer, type JobOutcome, type JobRejectOptions, JobRequest, type LiveKitJobContext, type ParticipantInfo, type ParticipantKind, type PublishAudioOptions, type PublishedAudio, ROOM_IO_DEFAULTS, type RemoteAudioTrackInfo, RoomAudioInput, type RoomAudioInputOptions, RoomAudioOutput, type RoomConnection, type RoomConnector, type RoomEvent, RoomIO, type RoomIOInit, type RoomIOOptions, RtcAudioSink, type RunWorkerOptions, TOPIC_CHAT, TOPIC_TRANSCRIPTION, type TextStreamOptions, type TextStreamWriterLike, type TrackSource, UserTranscriptionPublisher, VERSION, type WorkerInfo, type WorkerJobType, type WorkerLoadInfo, type WorkerPermissions, agentEndpoint, connectRtcRoom, createWorkerToken, defaultLoad, disposeRtcNode, livekitJobContext, resolveCredentials, runWorker };
