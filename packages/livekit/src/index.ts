@@ -20,7 +20,13 @@ export {
   type WorkerPermissions,
 } from './worker/options.js';
 export type { WorkerJobType } from './worker/protocol.js';
-export { type JobOutcome, type LiveKitJobContext, livekitJobContext } from './worker/running-job.js';
+export { type JobProcessOptions, JobProcessPool } from './worker/process-pool.js';
+export {
+  type JobHandle,
+  type JobOutcome,
+  type LiveKitJobContext,
+  livekitJobContext,
+} from './worker/running-job.js';
 export { runWorker, type RunWorkerOptions } from './worker/run-worker.js';
 export { agentEndpoint, createWorkerToken } from './worker/token.js';
 export { RoomAudioInput, type RoomAudioInputOptions } from './room/room-audio-input.js';

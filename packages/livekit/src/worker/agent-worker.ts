@@ -41,7 +41,8 @@ import {
   jobTypeToProto,
   type WorkerMessageBody,
 } from './protocol.js';
-import { describe, type JobOutcome, RunningJob } from './running-job.js';
+import { JobProcessPool } from './process-pool.js';
+import { describe, type JobHandle, type JobOutcome, RunningJob } from './running-job.js';
 import { agentEndpoint, createWorkerToken } from './token.js';
 import { VERSION } from '../version.js';
 
@@ -74,7 +75,8 @@ export class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerEv
   private readonly policy: RetryPolicy;
   private readonly connectRoom: RoomConnector;
   private readonly cpu: CpuLoadMonitor;
-  private readonly jobs = new Map<string, RunningJob<Prewarmed>>();
+  private readonly jobs = new Map<string, JobHandle>();
+  private pool: JobProcessPool | undefined;
   private readonly pending = new Map<string, PendingJob>();
   private readonly stop = new AbortController();
   private connection: Connection | undefined;
@@ -113,6 +115,11 @@ export class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerEv
 
   get draining(): boolean {
     return this.isDraining;
+  }
+
+  /** The job processes ready for jobs (with `jobProcesses`), by pid. */
+  get jobProcessIds(): number[] {
+    return this.pool?.processIds ?? [];
   }
 
   /** The port of the health server, once listening. */
@@ -165,7 +172,17 @@ export class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerEv
   }
 
   private async serve(): Promise<void> {
-    this.prewarmed = await prewarmAgent(this.options.agent);
+    if (this.options.jobProcesses) {
+      this.pool = new JobProcessPool(this.options.jobProcesses, {
+        clock: this.clock,
+        logger: this.logger,
+        roomIO: this.options.roomIO ?? {},
+        jobShutdownTimeoutMs: this.options.jobShutdownTimeoutMs ?? 10_000,
+      });
+      await this.pool.start();
+    } else {
+      this.prewarmed = await prewarmAgent(this.options.agent);
+    }
     if (this.options.healthPort !== undefined) {
       this.health = new HealthServer(() => this.info());
       this.boundHealthPort = await this.health.listen(
@@ -466,18 +483,20 @@ export class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerEv
     this.pending.delete(info.id);
     // Self-hosted servers send no URL: the job joins the server the worker knows.
     const url = assignment.url || this.credentials.url;
-    const job = new RunningJob<Prewarmed>({
-      info,
-      url,
-      token: assignment.token,
-      definition: this.options.agent,
-      prewarmed: this.prewarmed as Prewarmed,
-      connectRoom: this.connectRoom,
-      roomIO: this.options.roomIO ?? {},
-      clock: this.clock,
-      logger: this.logger,
-      shutdownTimeoutMs: this.options.jobShutdownTimeoutMs ?? 10_000,
-    });
+    const job: JobHandle = this.pool
+      ? this.pool.run(info, url, assignment.token)
+      : new RunningJob<Prewarmed>({
+          info,
+          url,
+          token: assignment.token,
+          definition: this.options.agent,
+          prewarmed: this.prewarmed as Prewarmed,
+          connectRoom: this.connectRoom,
+          roomIO: this.options.roomIO ?? {},
+          clock: this.clock,
+          logger: this.logger,
+          shutdownTimeoutMs: this.options.jobShutdownTimeoutMs ?? 10_000,
+        });
     this.jobs.set(info.id, job);
     this.send({ case: 'updateJob', value: { jobId: info.id, status: JobStatus.JS_RUNNING, error: '' } });
     this.emit('job_started', { jobId: info.id, room: info.room?.name ?? '' });
@@ -577,6 +596,7 @@ export class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerEv
     await Promise.all([...this.jobs.values()].map((job) => job.end(reason)));
     this.stop.abort(new Error(reason));
     this.connection?.close(1000, 'worker closing');
+    await this.pool?.close(this.options.jobShutdownTimeoutMs ?? 10_000);
     this.cpu.stop();
     if (!this.serveFailed) await this.running?.catch(() => {});
     this.logger.info({ reason }, 'worker closed');

@@ -3,6 +3,7 @@ import type { RetryPolicy } from '@voxwire/agents/provider-utils';
 import type { RoomIOOptions } from '../room/room-io-options.js';
 import type { RoomConnector } from '../room/room-connection.js';
 import type { JobRequest } from './job-request.js';
+import type { JobProcessOptions } from './process-pool.js';
 import type { WorkerLoadInfo } from './load.js';
 import type { WorkerJobType } from './protocol.js';
 
@@ -84,6 +85,12 @@ export interface AgentWorkerOptions<Prewarmed = unknown> {
    * Default 500 ms; 0 turns the watchdog off.
    */
   eventLoopStallWarnMs?: number;
+  /**
+   * Runs jobs in a pool of pre-warmed child processes (each holding several) instead of this one, so a
+   * job that hangs its event loop or exits fails alone. Needs the agent's file path; `connectRoom` and
+   * `roomIO.onDtmf` then do not apply. Default: jobs run in this process.
+   */
+  jobProcesses?: JobProcessOptions;
   /** How the job's room is joined. Default: `@livekit/rtc-node`. */
   connectRoom?: RoomConnector;
   /** How jobs use their room: linked participant, audio formats, transcription, chat. */

@@ -35,6 +35,14 @@ export function livekitJobContext<Prewarmed>(
 
 export type JobOutcome = { status: 'success' } | { status: 'failed'; error: string };
 
+/** A job as the worker holds it, in this process or in a job process. */
+export interface JobHandle {
+  readonly id: string;
+  readonly roomName: string;
+  readonly done: Promise<JobOutcome>;
+  end(reason: string): Promise<JobOutcome>;
+}
+
 export interface RunningJobOptions<Prewarmed> {
   info: JobProto;
   url: string;
@@ -53,7 +61,7 @@ export interface RunningJobOptions<Prewarmed> {
  * `entry` through the core's `Job`, and leaves the room when the job ends, whatever ends it (the
  * server's termination, the user leaving, the session closing, a throwing entry). Never throws.
  */
-export class RunningJob<Prewarmed = unknown> {
+export class RunningJob<Prewarmed = unknown> implements JobHandle {
   readonly id: string;
   /** Resolves once the job has ended and its room is left. */
   readonly done: Promise<JobOutcome>;
