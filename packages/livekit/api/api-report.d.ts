@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { AudioFrame, AgentSession, Clock, AgentDefinition, Logger, JobContext, JobTransport, SessionIO, JobNotice, TextOutput } from '@voxwire/agents';
+import { AudioFrame, AgentSession, JobContext, Clock, Logger, AgentDefinition, JobTransport, SessionIO, JobNotice, TextOutput } from '@voxwire/agents';
 import { RetryPolicy, AudioOutputBase } from '@voxwire/agents/provider-utils';
 import { Job } from '@livekit/protocol';
 import * as Rtc from '@livekit/rtc-node';
@@ -250,6 +250,84 @@ declare class JobRequest {
     private once;
 }
 
+declare const LIVEKIT_CONTEXT: unique symbol;
+/** A job's context on the LiveKit worker: the core's `JobContext` plus the room. */
+interface LiveKitJobContext<Prewarmed = unknown> extends JobContext<Prewarmed> {
+    readonly [LIVEKIT_CONTEXT]: true;
+    /** The room, already joined as the agent participant. */
+    readonly room: RoomConnection;
+    /** The job as the server described it (room, participant, dispatch metadata). */
+    readonly job: Job;
+    /** Resolves with the participant the agent is linked to (or the one named), once it is in the room. */
+    waitForParticipant(identity?: string): Promise<ParticipantInfo>;
+}
+/** The LiveKit parts of a job's context, or `undefined` when the job runs on another transport. */
+declare function livekitJobContext<Prewarmed>(ctx: JobContext<Prewarmed>): LiveKitJobContext<Prewarmed> | undefined;
+type JobOutcome = {
+    status: 'success';
+} | {
+    status: 'failed';
+    error: string;
+};
+/** A job as the worker holds it, in this process or in a job process. */
+interface JobHandle {
+    readonly id: string;
+    readonly roomName: string;
+    readonly done: Promise<JobOutcome>;
+    end(reason: string): Promise<JobOutcome>;
+}
+
+/** Jobs in a pool of child processes, so a job that hangs its event loop or exits takes only its process down. */
+interface JobProcessOptions {
+    /** The agent file each process loads and prewarms (the worker's `agent` is then not run in-process). */
+    agentFile: string;
+    /** How many processes, each holding several jobs. Default 2. */
+    processes?: number;
+    /** Node flags of the processes, e.g. `['--import', 'tsx']` for a TypeScript agent file. Default: the worker's. */
+    execArgv?: string[];
+    /** Extra environment of the processes. */
+    env?: Record<string, string>;
+    /** How often each process is pinged. Default 2500 ms. */
+    pingIntervalMs?: number;
+    /** A process that has not answered a ping for this long is killed and its jobs fail. Default 15000 ms. */
+    pingTimeoutMs?: number;
+    /** Log a warning when a process uses more memory (RSS). Default 1000 MB. */
+    memoryWarnMb?: number;
+    /** Kill a process above this RSS; 0 (default) never. */
+    memoryLimitMb?: number;
+    /** Longest a process may take to load and prewarm the agent. Default 30000 ms. */
+    startTimeoutMs?: number;
+    /** A module exporting `connectRoom(url, token)`, used instead of rtc-node (tests). */
+    roomConnectorModule?: string;
+    /** The process entry; default the one next to this module. */
+    entry?: string;
+}
+interface PoolContext {
+    clock: Clock;
+    logger: Logger;
+    roomIO: RoomIOOptions;
+    jobShutdownTimeoutMs: number;
+}
+/**
+ * A few pre-warmed processes, each running several jobs: a job goes to the live process with the
+ * fewest jobs. A process that dies (crash, `process.exit`, killed for hanging or memory) fails only its
+ * own jobs and is replaced.
+ */
+declare class JobProcessPool {
+    private readonly options;
+    private readonly context;
+    private readonly processes;
+    private closing;
+    constructor(options: JobProcessOptions, context: PoolContext);
+    /** Starts the processes; resolves once each has loaded the agent (or failed to). */
+    start(): Promise<void>;
+    /** The processes ready for jobs. */
+    get processIds(): number[];
+    run(info: Job, url: string, token: string): JobHandle;
+    close(timeoutMs?: number): Promise<void>;
+    private spawn;
+}
+
 /** What a `loadFn` may base the worker's load on. */
 interface WorkerLoadInfo {
     /** Jobs running in this process. */
@@ -376,6 +454,12 @@ interface AgentWorkerOptions<Prewarmed = unknown> {
      * Default 500 ms; 0 turns the watchdog off.
      */
     eventLoopStallWarnMs?: number;
+    /**
+     * Runs jobs in a pool of pre-warmed child processes (each holding several) instead of this one, so a
+     * job that hangs its event loop or exits fails alone. Needs the agent's file path; `connectRoom` and
+     * `roomIO.onDtmf` then do not apply. Default: jobs run in this process.
+     */
+    jobProcesses?: JobProcessOptions;
     /** How the job's room is joined. Default: `@livekit/rtc-node`. */
     connectRoom?: RoomConnector;
     /** How jobs use their room: linked participant, audio formats, transcription, chat. */
@@ -391,26 +475,6 @@ declare function resolveCredentials(options: Pick<AgentWorkerOptions, 'url' | 'a
     url: string;
     apiKey: string;
     apiSecret: string;
-};
-
-declare const LIVEKIT_CONTEXT: unique symbol;
-/** A job's context on the LiveKit worker: the core's `JobContext` plus the room. */
-interface LiveKitJobContext<Prewarmed = unknown> extends JobContext<Prewarmed> {
-    readonly [LIVEKIT_CONTEXT]: true;
-    /** The room, already joined as the agent participant. */
-    readonly room: RoomConnection;
-    /** The job as the server described it (room, participant, dispatch metadata). */
-    readonly job: Job;
-    /** Resolves with the participant the agent is linked to (or the one named), once it is in the room. */
-    waitForParticipant(identity?: string): Promise<ParticipantInfo>;
-}
-/** The LiveKit parts of a job's context, or `undefined` when the job runs on another transport. */
-declare function livekitJobContext<Prewarmed>(ctx: JobContext<Prewarmed>): LiveKitJobContext<Prewarmed> | undefined;
-type JobOutcome = {
-    status: 'success';
-} | {
-    status: 'failed';
-    error: string;
 };
 
 interface AgentWorkerEvents {
@@ -451,6 +515,7 @@ declare class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerE
     private readonly connectRoom;
     private readonly cpu;
     private readonly jobs;
+    private pool;
     private readonly pending;
     private readonly stop;
     private connection;
@@ -471,6 +536,8 @@ declare class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerE
     get workerId(): string | undefined;
     get activeJobIds(): string[];
     get draining(): boolean;
+    /** The job processes ready for jobs (with `jobProcesses`), by pid. */
+    get jobProcessIds(): number[];
     /** The port of the health server, once listening. */
     get healthPort(): number | undefined;
     /** What the health server's `/worker` reports. */
@@ -749,4 +816,4 @@ declare class UserTranscriptionPublisher {
 /** This package's version, reported to the LiveKit server at registration. */
 declare const VERSION = "0.0.0";
 
-export { AGENT_NAME_ATTRIBUTE, ATTRIBUTE_AGENT_STATE, ATTRIBUTE_SEGMENT_ID, ATTRIBUTE_TRANSCRIBED_TRACK_ID, ATTRIBUTE_TRANSCRIPTION_FINAL, AgentTranscriptionOutput, AgentWorker, type AgentWorkerEvents, type AgentWorkerOptions, type AudioSink, type AudioTrackStream, CpuLoadMonitor, DEFAULT_RECONNECT_POLICY, type DtmfEvent, type JobAcceptOptions, type JobAnswer, type JobOutcome, type JobRejectOptions, JobRequest, type LiveKitJobContext, type ParticipantInfo, type ParticipantKind, type PublishAudioOptions, type PublishedAudio, ROOM_IO_DEFAULTS, type RemoteAudioTrackInfo, RoomAudioInput, type RoomAudioInputOptions, RoomAudioOutput, type RoomConnection, type RoomConnector, type RoomEvent, RoomIO, type RoomIOInit, type RoomIOOptions, RtcAudioSink, type RunWorkerOptions, TOPIC_CHAT, TOPIC_TRANSCRIPTION, type TextStreamOptions, type TextStreamWriterLike, type TrackSource, UserTranscriptionPublisher, VERSION, type WorkerInfo, type WorkerJobType, type WorkerLoadInfo, type WorkerPermissions, agentEndpoint, connectRtcRoom, createWorkerToken, defaultLoad, disposeRtcNode, livekitJobContext, resolveCredentials, runWorker };
+export { AGENT_NAME_ATTRIBUTE, ATTRIBUTE_AGENT_STATE, ATTRIBUTE_SEGMENT_ID, ATTRIBUTE_TRANSCRIBED_TRACK_ID, ATTRIBUTE_TRANSCRIPTION_FINAL, AgentTranscriptionOutput, AgentWorker, type AgentWorkerEvents, type AgentWorkerOptions, type AudioSink, type AudioTrackStream, CpuLoadMonitor, DEFAULT_RECONNECT_POLICY, type DtmfEvent, type JobAcceptOptions, type JobAnswer, type JobHandle, type JobOutcome, type JobProcessOptions, JobProcessPool, type JobRejectOptions, JobRequest, type LiveKitJobContext, type ParticipantInfo, type ParticipantKind, type PublishAudioOptions, type PublishedAudio, ROOM_IO_DEFAULTS, type RemoteAudioTrackInfo, RoomAudioInput, type RoomAudioInputOptions, RoomAudioOutput, type RoomConnection, type RoomConnector, type RoomEvent, RoomIO, type RoomIOInit, type RoomIOOptions, RtcAudioSink, type RunWorkerOptions, TOPIC_CHAT, TOPIC_TRANSCRIPTION, type TextStreamOptions, type TextStreamWriterLike, type TrackSource, UserTranscriptionPublisher, VERSION, type WorkerInfo, type WorkerJobType, type WorkerLoadInfo, type WorkerPermissions, agentEndpoint, connectRtcRoom, createWorkerToken, defaultLoad, disposeRtcNode, livekitJobContext, resolveCredentials, runWorker };
