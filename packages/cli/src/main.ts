@@ -70,6 +70,8 @@ Options:
   --agent-name <name>  register for explicit dispatch under this name (default: every new room)
   --dev                a local \`livekit-server --dev\` (ws://localhost:7880, devkey/secret) unless
                        the environment says otherwise; never reports itself full
+  --processes <n>      run jobs in n pre-warmed child processes (each holding several), so a job
+                       that hangs or crashes takes only its process down (default: in this one)
   -h, --help           this help`,
 };
 
@@ -166,12 +168,23 @@ async function dispatch(argv: string[], out: Output): Promise<number> {
       const { values, positionals } = parse(command, rest, {
         'agent-name': { type: 'string' },
         dev: { type: 'boolean' },
+        processes: { type: 'string' },
       });
+      const processes = values.processes === undefined ? undefined : Number(values.processes);
+      if (processes !== undefined && !(Number.isInteger(processes) && processes >= 1 && processes <= 64)) {
+        throw new CliError(
+          `--processes must be a whole number from 1 to 64, got ${String(values.processes)}`,
+          {
+            exitCode: 2,
+          },
+        );
+      }
       return runStart(
         {
           file: resolveAgentFile(positionals[0], command),
           agentName: values['agent-name'] as string | undefined,
           dev: values.dev === true,
+          processes,
         },
         out,
       );

@@ -75,37 +75,54 @@ describe('voxwire start', () => {
     expect(out.text()).not.toContain('s3cr3t');
     await runStart({ file: ECHO_AGENT, dev: true, env: {}, logger: silentLogger }, buffer(), fake);
     expect(calls[1]).toMatchObject({ ...DEV_SERVER, loadThreshold: Number.POSITIVE_INFINITY });
+    expect(calls[1]!.jobProcesses).toBeUndefined();
+    await runStart({ file: ECHO_AGENT, processes: 3, env, logger: silentLogger }, buffer(), fake);
+    expect(calls[2]!.jobProcesses).toMatchObject({ agentFile: ECHO_AGENT, processes: 3 });
+    // The processes load the TypeScript agent file through tsx.
+    expect(calls[2]!.jobProcesses!.execArgv!.some((flag) => flag.includes('tsx'))).toBe(true);
+    const bad = buffer();
+    expect(await main(['start', ECHO_AGENT, '--processes', '0'], bad)).toBe(2);
+    expect(bad.text()).toContain('--processes must be a whole number from 1 to 64');
   });
 
   it('registers the agent file with a LiveKit server and stops when drained', async () => {
-    const server = await FakeLiveKitServer.start();
-    let worker: AgentWorker<unknown> | undefined;
-    const env = {
-      LIVEKIT_URL: server.url,
-      LIVEKIT_API_KEY: server.apiKey,
-      LIVEKIT_API_SECRET: server.apiSecret,
-    };
-    try {
-      const done = runStart(
-        { file: ECHO_AGENT, agentName: 'echo', env, logger: silentLogger },
-        buffer(),
-        async () => ({
-          runWorker: (options) =>
-            runWorker({
-              ...options,
-              handleSignals: false,
-              onWorker: (w) => {
-                worker = w;
-              },
-            }),
-        }),
-      );
-      const connection = await server.waitForRegistrations(1);
-      expect(connection.registration?.agentName).toBe('echo');
-      await worker!.drain(1000);
-      expect(await done).toBe(0);
-    } finally {
-      await server.close();
-    }
+    await registerAndDrain({});
   });
+
+  it('with --processes, registers once its job processes have loaded the TypeScript agent file', async () => {
+    await registerAndDrain({ processes: 1 });
+  }, 60_000);
 });
+
+async function registerAndDrain(extra: { processes?: number }): Promise<void> {
+  const server = await FakeLiveKitServer.start();
+  let worker: AgentWorker<unknown> | undefined;
+  const env = {
+    LIVEKIT_URL: server.url,
+    LIVEKIT_API_KEY: server.apiKey,
+    LIVEKIT_API_SECRET: server.apiSecret,
+  };
+  try {
+    const done = runStart(
+      { file: ECHO_AGENT, agentName: 'echo', env, logger: silentLogger, ...extra },
+      buffer(),
+      async () => ({
+        runWorker: (options) =>
+          runWorker({
+            ...options,
+            handleSignals: false,
+            onWorker: (w) => {
+              worker = w;
+            },
+          }),
+      }),
+    );
+    const connection = await server.waitForRegistrations(1, 30_000);
+    expect(connection.registration?.agentName).toBe('echo');
+    expect(worker!.jobProcessIds).toHaveLength(extra.processes ?? 0);
+    await worker!.drain(1000);
+    expect(await done).toBe(0);
+  } finally {
+    await server.close();
+  }
+}

@@ -16,6 +16,8 @@ export interface StartOptions {
   agentName?: string | undefined;
   /** A local `livekit-server --dev`: its URL and credentials unless the environment sets them, never full. */
   dev?: boolean;
+  /** Run jobs in this many pre-warmed child processes instead of the worker's own. */
+  processes?: number | undefined;
   env?: Record<string, string | undefined>;
   logger?: Logger;
 }
@@ -63,10 +65,29 @@ export async function runStart(
     ...(options.agentName ? { agentName: options.agentName } : {}),
     // Development: never report full, like LiveKit's own dev mode.
     ...(dev ? { loadThreshold: Number.POSITIVE_INFINITY } : {}),
+    ...(options.processes
+      ? {
+          jobProcesses: {
+            agentFile: options.file,
+            processes: options.processes,
+            execArgv: jobProcessFlags(options.file),
+          },
+        }
+      : {}),
     logger: options.logger ?? workerLogger(env),
   });
   out.info('The worker has stopped.');
   return 0;
+}
+
+/** A TypeScript agent file needs tsx in the job processes too (the CLI registers it in its own). */
+function jobProcessFlags(file: string): string[] {
+  const flags = [...process.execArgv];
+  const typescript = /\.(c|m)?tsx?$/u.test(file);
+  // The same test as the CLI's own loader: a flag that loads tsx, not a path that happens to name it.
+  const hasTsx = /(^|[\s=/])tsx([\s/@]|$)|tsx\/(esm|dist)/u.test(flags.join(' '));
+  if (typescript && !hasTsx) flags.push('--import', import.meta.resolve('tsx'));
+  return flags;
 }
 
 function workerLogger(env: Record<string, string | undefined>): Logger {

@@ -179,7 +179,13 @@ export class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerEv
         roomIO: this.options.roomIO ?? {},
         jobShutdownTimeoutMs: this.options.jobShutdownTimeoutMs ?? 10_000,
       });
-      await this.pool.start();
+      try {
+        await this.pool.start();
+      } catch (error) {
+        // Stops the replacements it would otherwise keep spawning.
+        await this.pool.close();
+        throw error;
+      }
     } else {
       this.prewarmed = await prewarmAgent(this.options.agent);
     }

@@ -15,6 +15,27 @@ afterEach(async () => {
 });
 
 describe('jobs in a pool of job processes', () => {
+  it('fails to start, without registering or respawning, when no process can load the agent file', async () => {
+    server = await FakeLiveKitServer.start();
+    worker = new AgentWorker({
+      url: server.url,
+      apiKey: server.apiKey,
+      apiSecret: server.apiSecret,
+      logger: silentLogger,
+      agent: defineAgent({ entry: async () => {} }),
+      jobProcesses: {
+        agentFile: here('../testing/no-such-agent.ts'),
+        processes: 1,
+        execArgv: ['--import', 'tsx', '--conditions=@voxwire/source'],
+        env: { VOXWIRE_LOG_LEVEL: 'silent' },
+      },
+    });
+    await expect(worker.start()).rejects.toThrow('no job process could load');
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(worker.jobProcessIds).toEqual([]);
+    expect(server.connections).toHaveLength(0);
+  }, 30_000);
+
   it('isolates a job that throws, one that hangs its event loop and one that exits', async () => {
     server = await FakeLiveKitServer.start();
     worker = new AgentWorker({
