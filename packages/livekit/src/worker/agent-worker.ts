@@ -1,11 +1,5 @@
 import { EventEmitter } from 'node:events';
-import {
-  type AvailabilityRequest,
-  JobStatus,
-  type JobAssignment,
-  ParticipantPermission,
-  WorkerStatus,
-} from '@livekit/protocol';
+import { type AvailabilityRequest, JobStatus, type JobAssignment, WorkerStatus } from '@livekit/protocol';
 import {
   type Clock,
   defaultLogger,
@@ -42,9 +36,9 @@ import {
   type WorkerMessageBody,
 } from './protocol.js';
 import { JobProcessPool } from './process-pool.js';
+import { registrationMessage } from './registration.js';
 import { describe, type JobHandle, type JobOutcome, RunningJob } from './running-job.js';
 import { agentEndpoint, createWorkerToken } from './token.js';
-import { VERSION } from '../version.js';
 
 export interface AgentWorkerEvents {
   registered: [{ workerId: string; reconnect: boolean }];
@@ -301,7 +295,7 @@ export class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerEv
     const onStop = (): void => connection.close(1000, 'worker closing');
     this.stop.signal.addEventListener('abort', onStop, { once: true });
     try {
-      this.send(this.registration());
+      this.send(registrationMessage(this.options));
       for await (const raw of connection.messages) {
         lastHeardAt = this.clock.now();
         const decoded = decodeServerMessage(raw);
@@ -382,29 +376,6 @@ export class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerEv
       if (this.connection === connection) this.connection = undefined;
       this.releasePendingOnDisconnect();
     }
-  }
-
-  private registration(): WorkerMessageBody {
-    const p = this.options.permissions ?? {};
-    return {
-      case: 'register',
-      value: {
-        type: jobTypeToProto(this.options.jobType ?? 'room'),
-        agentName: this.options.agentName ?? '',
-        version: this.options.version ?? VERSION,
-        pingInterval: 0,
-        ...(this.options.namespace !== undefined ? { namespace: this.options.namespace } : {}),
-        deployment: this.options.deployment ?? '',
-        allowedPermissions: new ParticipantPermission({
-          canPublish: p.canPublish ?? true,
-          canSubscribe: p.canSubscribe ?? true,
-          canPublishData: p.canPublishData ?? true,
-          canUpdateMetadata: p.canUpdateMetadata ?? true,
-          hidden: p.hidden ?? false,
-          agent: true,
-        }),
-      },
-    };
   }
 
   private async onAvailability(request: AvailabilityRequest): Promise<void> {
