@@ -71,46 +71,55 @@ export class RoomAudioInput implements AsyncIterable<AudioFrame> {
     let readerOf: AudioTrackStream | undefined;
     let pending: Promise<IteratorResult<AudioFrame>> | undefined;
     let nextSilenceAt = clock.now();
-    while (!signal.aborted) {
-      if (this.trackSid !== undefined && !this.stream) {
-        this.stream = this.room.openAudioTrack(this.trackSid, { sampleRate, channels });
-      }
-      const stream = this.muted ? undefined : this.stream;
-      if (stream && readerOf !== stream) {
-        readerOf = stream;
-        reader = stream[Symbol.asyncIterator]();
-        pending = undefined;
-      }
-      if (!stream || !reader) {
-        // No live microphone: silence, paced by the clock, until a track or an unmute arrives.
-        const wait = Math.max(0, nextSilenceAt - clock.now());
-        if (await this.sleepOrChange(wait)) continue;
-        nextSilenceAt = Math.max(nextSilenceAt + SILENCE_FRAME_MS, clock.now() - SILENCE_FRAME_MS);
-        this.silenceOut++;
-        yield AudioFrame.silence(sampleRate, channels, silenceSamples);
-        continue;
-      }
-      pending ??= reader.next();
-      const changedSignal = this.whenChanged();
-      const result = await Promise.race([pending, changedSignal.then(() => undefined)]);
-      if (result === undefined) continue;
-      pending = undefined;
-      if (result.done) {
-        // The track ended under us (unpublished, or the stream closed): wait for the next one.
-        if (this.stream === stream) {
-          this.stream = undefined;
-          this.trackSid = undefined;
+    try {
+      while (!signal.aborted) {
+        if (this.trackSid !== undefined && !this.stream) {
+          this.stream = this.room.openAudioTrack(this.trackSid, { sampleRate, channels });
         }
-        readerOf = undefined;
-        reader = undefined;
+        const stream = this.stream;
+        if (readerOf !== stream) {
+          readerOf = stream;
+          reader = stream?.[Symbol.asyncIterator]();
+          pending = undefined;
+        }
+        if (!reader || this.muted) {
+          // No live microphone: silence, paced by the clock, until a track or an unmute arrives. A
+          // muted track is still read and its frames dropped, so nothing piles up in the native stream.
+          if (reader) pending ??= reader.next();
+          const wait = Math.max(0, nextSilenceAt - clock.now());
+          const woken = await this.sleepOrChange(wait, pending);
+          if (woken === 'change') continue;
+          if (woken === 'frame') {
+            const dropped = await pending!;
+            pending = undefined;
+            if (dropped.done) this.trackEnded(stream);
+            continue;
+          }
+          nextSilenceAt = Math.max(nextSilenceAt + SILENCE_FRAME_MS, clock.now() - SILENCE_FRAME_MS);
+          this.silenceOut++;
+          yield AudioFrame.silence(sampleRate, channels, silenceSamples);
+          continue;
+        }
+        pending ??= reader.next();
+        const changedSignal = this.whenChanged();
+        const result = await Promise.race([pending, changedSignal.then(() => undefined)]);
+        if (result === undefined) continue;
+        pending = undefined;
+        if (result.done) {
+          // The track ended under us (unpublished, or the stream closed): wait for the next one.
+          this.trackEnded(stream);
+          nextSilenceAt = clock.now();
+          continue;
+        }
+        this.framesIn++;
         nextSilenceAt = clock.now();
-        continue;
+        yield result.value;
       }
-      this.framesIn++;
-      nextSilenceAt = clock.now();
-      yield result.value;
+    } finally {
+      // The session stopped reading (or the job ended): release the native stream.
+      this.stream?.close();
+      this.stream = undefined;
     }
-    this.stream?.close();
   }
 
   /**
@@ -130,19 +139,37 @@ export class RoomAudioInput implements AsyncIterable<AudioFrame> {
     changed?.();
   }
 
-  /** Sleeps `ms`; returns true when woken early by a change of track or mute, or the job ending. */
-  private async sleepOrChange(ms: number): Promise<boolean> {
+  private trackEnded(stream: AudioTrackStream | undefined): void {
+    if (stream && this.stream === stream) {
+      this.stream = undefined;
+      this.trackSid = undefined;
+    }
+  }
+
+  /**
+   * Sleeps `ms`: `'timer'` when it passed, `'change'` when woken early by a change of track or mute (or
+   * the job ending), `'frame'` when `frame` (a pending read) settled first.
+   */
+  private async sleepOrChange(ms: number, frame?: Promise<unknown>): Promise<'timer' | 'change' | 'frame'> {
     const timer = new AbortController();
     const onAbort = () => timer.abort();
     this.options.signal.addEventListener('abort', onAbort, { once: true });
     try {
-      return await Promise.race([
-        this.whenChanged().then(() => true),
+      const waits: Array<Promise<'timer' | 'change' | 'frame'>> = [
+        this.whenChanged().then(() => 'change' as const),
         this.options.clock.sleep(ms, timer.signal).then(
-          () => false,
-          () => true,
+          () => 'timer' as const,
+          () => 'change' as const,
         ),
-      ]);
+      ];
+      if (frame)
+        waits.push(
+          frame.then(
+            () => 'frame' as const,
+            () => 'frame' as const,
+          ),
+        );
+      return await Promise.race(waits);
     } finally {
       this.options.signal.removeEventListener('abort', onAbort);
       timer.abort();

@@ -228,9 +228,14 @@ describe('RoomIO: a conversation in the room', () => {
     await until(clock, () => session.userState === 'speaking');
     room.mute('alice', 'TR_alice');
     const mutedAt = clock.now();
+    // A muted track that still carries sound is read (nothing piles up) but not heard.
+    void speak(clock, mic, 1000, 0);
     await until(clock, () => session.userState === 'listening', 2000);
     expect(clock.now() - mutedAt).toBeLessThanOrEqual(300 + 100);
     expect(io.audioInput.stats.silenceFrames).toBeGreaterThan(0);
+    await clock.sleep(1000);
+    expect(session.userState).toBe('listening');
+    expect(mic.size).toBe(0);
     room.mute('alice', 'TR_alice', false);
     void speak(clock, mic, 400, 0, 1);
     await until(clock, () => session.userState === 'speaking', 2000);
