@@ -13,6 +13,7 @@ export {
 } from './worker/job-request.js';
 export type { WorkerInfo } from './worker/health-server.js';
 export { CpuLoadMonitor, defaultLoad, type WorkerLoadInfo } from './worker/load.js';
+export { type MetricsDelta, WorkerMetrics, type WorkerMetricsSnapshot } from './worker/metrics.js';
 export {
   type AgentWorkerOptions,
   DEFAULT_RECONNECT_POLICY,

@@ -4,6 +4,7 @@ import { FakeLLM, FakeSTT, FakeTTS, ScriptedVAD, silentFrame, voicedFrame } from
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeRoom, participant } from '../testing/fake-room.js';
 import type { AudioFrame } from '@voxwire/agents';
+import { WorkerMetrics } from '../worker/metrics.js';
 import { RoomIO } from './room-io.js';
 import type { RoomIOOptions } from './room-io-options.js';
 
@@ -18,14 +19,16 @@ afterEach(async () => {
 
 function setup(options: RoomIOOptions = {}, jobParticipantIdentity?: string, clock = new VirtualClock()) {
   const room = new FakeRoom(clock);
+  const metrics = new WorkerMetrics();
   const io = new RoomIO(room, {
     clock,
     logger: silentLogger,
     options,
     jobParticipantIdentity,
     endJob: (reason) => ended.push(reason),
+    metrics,
   });
-  return { clock, room, io };
+  return { clock, room, io, metrics };
 }
 
 async function startSession(
@@ -158,7 +161,7 @@ describe('RoomIO: linking a participant', () => {
 
 describe('RoomIO: a conversation in the room', () => {
   it('hears the linked microphone, speaks on the agent track, and publishes states and transcripts', async () => {
-    const { clock, room, io } = setup();
+    const { clock, room, io, metrics } = setup();
     room.join(participant('alice'));
     io.start();
     const session = await startSession(clock, io);
@@ -198,6 +201,9 @@ describe('RoomIO: a conversation in the room', () => {
       attributes: { 'lk.transcribed_track_id': 'TR_agent' },
     });
     expect(agent[0]!.attributes['lk.segment_id']).not.toBe(final.attributes['lk.segment_id']);
+    // The turn reached the worker's metrics.
+    expect(metrics.snapshot()).toMatchObject({ sessionsStarted: 1, turns: 1, errors: {} });
+    expect(metrics.snapshot().turnLatencyMs?.p50).toBeGreaterThan(0);
   });
 
   it('turns lk.chat text from the linked participant into a user turn, and ignores bystanders', async () => {

@@ -7,6 +7,7 @@ import type {
   Logger,
   SessionIO,
 } from '@voxwire/agents';
+import type { WorkerMetrics } from '../worker/metrics.js';
 import { RoomAudioInput } from './room-audio-input.js';
 import { RoomAudioOutput } from './room-audio-output.js';
 import type { AudioSink, ParticipantInfo, RoomConnection, RoomEvent } from './room-connection.js';
@@ -29,6 +30,8 @@ export interface RoomIOInit {
   jobParticipantIdentity?: string | undefined;
   /** Asks the job to end (the linked participant left, the room closed). */
   endJob(reason: string): void;
+  /** Where the session's turn latencies and errors are counted (the worker's metrics). */
+  metrics?: Pick<WorkerMetrics, 'sessionStarted' | 'turn' | 'error'>;
 }
 
 /**
@@ -174,6 +177,14 @@ export class RoomIO implements JobTransport {
 
   onSessionConnected(session: AnySession): void {
     this.session = session;
+    const metrics = this.init.metrics;
+    if (metrics) {
+      metrics.sessionStarted();
+      session.on('metrics_collected', ({ metrics: m }) => {
+        if (m.type === 'turn') metrics.turn(m.endToEndLatencyMs);
+      });
+      session.on('error', (event) => metrics.error(event.source));
+    }
     this.writeAgentState(session.agentState);
     session.on('agent_state_changed', (event) => this.writeAgentState(event.newState));
     if (this.options.transcription) {

@@ -26,6 +26,7 @@ import { connectRtcRoom } from '../room/rtc-room.js';
 import type { RoomConnector } from '../room/room-connection.js';
 import { JobRequest } from './job-request.js';
 import { HealthServer, type WorkerInfo } from './health-server.js';
+import { WorkerMetrics } from './metrics.js';
 import { CpuLoadMonitor, defaultLoad, type WorkerLoadInfo } from './load.js';
 import { EventLoopWatchdog } from './stall-watchdog.js';
 import { type AgentWorkerOptions, DEFAULT_RECONNECT_POLICY, resolveCredentials } from './options.js';
@@ -70,6 +71,8 @@ export class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerEv
   private readonly connectRoom: RoomConnector;
   private readonly cpu: CpuLoadMonitor;
   private readonly jobs = new Map<string, JobHandle>();
+  /** Sessions, turn latencies and errors of every job, in this process and the job processes. */
+  readonly metrics = new WorkerMetrics();
   private pool: JobProcessPool | undefined;
   private readonly pending = new Map<string, PendingJob>();
   private readonly stop = new AbortController();
@@ -133,6 +136,7 @@ export class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerEv
       status: this.isDraining || load >= (this.options.loadThreshold ?? 0.7) ? 'full' : 'available',
       load,
       jobs: [...this.jobs.values()].map((job) => ({ id: job.id, room: job.roomName })),
+      metrics: this.metrics.snapshot(),
     };
   }
 
@@ -172,6 +176,7 @@ export class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerEv
         logger: this.logger,
         roomIO: this.options.roomIO ?? {},
         jobShutdownTimeoutMs: this.options.jobShutdownTimeoutMs ?? 10_000,
+        metrics: this.metrics,
       });
       try {
         await this.pool.start();
@@ -473,6 +478,7 @@ export class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerEv
           clock: this.clock,
           logger: this.logger,
           shutdownTimeoutMs: this.options.jobShutdownTimeoutMs ?? 10_000,
+          metrics: this.metrics,
         });
     this.jobs.set(info.id, job);
     this.send({ case: 'updateJob', value: { jobId: info.id, status: JobStatus.JS_RUNNING, error: '' } });

@@ -30,6 +30,7 @@ describe('worker health endpoints', () => {
         draining: false,
         status: 'available',
         jobs: [{ id: 'J_h', room: 'front' }],
+        metrics: { sessionsStarted: 0, turns: 0, turnLatencyMs: null, errors: {} },
       });
       expect((await fetch(`${base}/nope`)).status).toBe(404);
       await worker.drain(100);

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { WorkerMetricsSnapshot } from './metrics.js';
 
 /** What `/worker` reports: enough for a load balancer, an orchestrator or a person to see the state. */
 export interface WorkerInfo {
@@ -11,6 +12,7 @@ export interface WorkerInfo {
   status: 'available' | 'full';
   load: number;
   jobs: Array<{ id: string; room: string }>;
+  metrics: WorkerMetricsSnapshot;
 }
 
 /**

@@ -20,6 +20,7 @@ import {
   type JobProcessConfig,
   type ToJobProcess,
 } from './job-process-protocol.js';
+import { WorkerMetrics } from './metrics.js';
 import { describe, RunningJob } from './running-job.js';
 
 function send(message: FromJobProcess): void {
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
   const clock = realClock();
   let connectRoom: RoomConnector = connectRtcRoom;
   const jobs = new Map<string, RunningJob>();
+  const metrics = new WorkerMetrics();
   let definition: ReturnType<typeof agentDefinitionFromModule>;
   let prewarmed: unknown;
   try {
@@ -67,6 +69,7 @@ async function main(): Promise<void> {
           clock,
           logger,
           shutdownTimeoutMs: config.jobShutdownTimeoutMs,
+          metrics,
         });
         jobs.set(message.jobId, job);
         void job.done.then((outcome) => {
@@ -79,7 +82,12 @@ async function main(): Promise<void> {
         void jobs.get(message.jobId)?.end(message.reason);
         break;
       case 'ping':
-        send({ type: 'pong', seq: message.seq, rssMb: Math.round(process.memoryUsage.rss() / 1e6) });
+        send({
+          type: 'pong',
+          seq: message.seq,
+          rssMb: Math.round(process.memoryUsage.rss() / 1e6),
+          metrics: metrics.drain(),
+        });
         break;
     }
   });

@@ -1,4 +1,5 @@
 import type { RoomIOOptions } from '../room/room-io-options.js';
+import type { MetricsDelta } from './metrics.js';
 import type { JobOutcome } from './running-job.js';
 
 /** Set in a job process's environment: what it loads. */
@@ -23,4 +24,4 @@ export type FromJobProcess =
   | { type: 'ready' }
   | { type: 'failed'; message: string }
   | { type: 'ended'; jobId: string; outcome: JobOutcome }
-  | { type: 'pong'; seq: number; rssMb: number };
+  | { type: 'pong'; seq: number; rssMb: number; metrics: MetricsDelta };

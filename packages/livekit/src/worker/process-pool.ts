@@ -9,6 +9,7 @@ import {
   type JobProcessConfig,
   type ToJobProcess,
 } from './job-process-protocol.js';
+import type { WorkerMetrics } from './metrics.js';
 import type { JobHandle, JobOutcome } from './running-job.js';
 
 /** Jobs in a pool of child processes, so a job that hangs its event loop or exits takes only its process down. */
@@ -42,6 +43,8 @@ interface PoolContext {
   logger: Logger;
   roomIO: RoomIOOptions;
   jobShutdownTimeoutMs: number;
+  /** Receives what the processes measured, with each pong. */
+  metrics?: Pick<WorkerMetrics, 'merge'>;
 }
 
 class RemoteJob implements JobHandle {
@@ -199,6 +202,7 @@ class JobProcess {
       }
       case 'pong': {
         this.lastPongAt = this.context.clock.now();
+        this.context.metrics?.merge(message.metrics);
         const { memoryWarnMb = 1000, memoryLimitMb = 0 } = this.options;
         if (memoryLimitMb > 0 && message.rssMb > memoryLimitMb) {
           this.context.logger.error(

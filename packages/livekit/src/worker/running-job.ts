@@ -10,6 +10,7 @@ import {
 import type { ParticipantInfo, RoomConnection, RoomConnector } from '../room/room-connection.js';
 import { RoomIO } from '../room/room-io.js';
 import type { RoomIOOptions } from '../room/room-io-options.js';
+import type { WorkerMetrics } from './metrics.js';
 
 const LIVEKIT_CONTEXT = Symbol.for('voxwire.livekit.jobContext');
 
@@ -54,6 +55,7 @@ export interface RunningJobOptions<Prewarmed> {
   clock: Clock;
   logger: Logger;
   shutdownTimeoutMs: number;
+  metrics?: WorkerMetrics;
 }
 
 /**
@@ -106,6 +108,7 @@ export class RunningJob<Prewarmed = unknown> implements JobHandle {
       endJob: (reason) => {
         void this.job?.shutdown(reason);
       },
+      ...(options.metrics ? { metrics: options.metrics } : {}),
     });
     const user = options.definition;
     const definition = defineAgent<Prewarmed>({
