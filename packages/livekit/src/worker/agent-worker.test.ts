@@ -397,3 +397,46 @@ describe('AgentWorker: drain', () => {
     expect(signals.listenerCount('SIGTERM')).toBe(0);
   });
 });
+
+describe('AgentWorker: a job with a real session', () => {
+  it('ends a job terminated mid-speech: the session closes, the audio and transcript stop, the room is left', async () => {
+    const { FakeLLM, FakeTTS } = await import('@voxwire/testing');
+    const { Agent, AgentSession, realClock } = await import('@voxwire/agents');
+    const clock = realClock();
+    let session: InstanceType<typeof AgentSession> | undefined;
+    const { jobs, rooms } = worker({
+      entry: async (ctx) => {
+        session = new AgentSession({
+          clock,
+          llm: new FakeLLM({ clock, replies: [] }),
+          tts: new FakeTTS({ clock, sampleRate: 24_000, msPerChar: 40 }),
+        });
+        await session.start({ agent: new Agent({ instructions: '' }), ...ctx.connect(session) });
+        session.say('This is a long announcement that will be cut off by the server before it ends.');
+      },
+    });
+    await server.waitForRegistrations(1);
+    await server.dispatch({ id: 'J_speech' });
+    await server.waitFor(() => jobs.has('J_speech'));
+    const room = rooms[0]!.room;
+    room.join({ identity: 'alice', name: 'alice', kind: 'standard', metadata: '', attributes: {} });
+    await server.waitFor(
+      () => session?.agentState === 'speaking' && (room.sink?.capturedMs ?? 0) > 200,
+      5000,
+      'speech',
+    );
+    server.terminate('J_speech');
+    expect(await server.waitForJobEnd('J_speech')).toMatchObject({ status: JobStatus.JS_SUCCESS });
+    expect(session!.closed).toBe(true);
+    expect(room.sink!.closed).toBe(true);
+    expect(room.sink!.capturedMs).toBeLessThan(80 * 40);
+    expect(room.disconnected).toBe(true);
+    const agentText = room.texts.filter(
+      (t) => t.topic === 'lk.transcription' && t.senderIdentity === undefined,
+    );
+    for (const t of agentText) expect(t.closed).toBe(true);
+    const captured = room.sink!.capturedMs;
+    await new Promise((r) => setTimeout(r, 200));
+    expect(room.sink!.capturedMs).toBe(captured);
+  });
+});
