@@ -9,13 +9,20 @@ export interface RoomAudioInputOptions {
   channels: number;
   clock: Clock;
   signal: AbortSignal;
+  /**
+   * How long silence is played after the microphone goes quiet (muted, unpublished): enough for any
+   * VAD to hear the user stop. After that the input waits without sending anything, so a cloud STT is
+   * not fed (and billed for) silence while nobody talks. Default 3000 ms.
+   */
+  silenceAfterInputLossMs?: number;
 }
 
 /**
  * The linked participant's microphone as the session's audio input. The track may come, go, be muted
- * and unmuted over a call; the input lasts the whole job. While there is no live track it plays
- * silence at real time, so the VAD hears the user stop (`userState` goes back to `listening`) instead
- * of waiting on frames that will never come. It pulls from the native stream, so nothing piles up.
+ * and unmuted over a call; the input lasts the whole job. When a live track goes quiet it plays
+ * silence at real time for a while, so the VAD hears the user stop (`userState` goes back to
+ * `listening`) instead of waiting on frames that will never come. It pulls from the native stream, so
+ * nothing piles up.
  */
 export class RoomAudioInput implements AsyncIterable<AudioFrame> {
   private trackSid: string | undefined;
@@ -71,6 +78,9 @@ export class RoomAudioInput implements AsyncIterable<AudioFrame> {
     let readerOf: AudioTrackStream | undefined;
     let pending: Promise<IteratorResult<AudioFrame>> | undefined;
     let nextSilenceAt = clock.now();
+    const silenceBudgetMs = this.options.silenceAfterInputLossMs ?? 3000;
+    // Silence left to play: none before the user was ever heard, a budget after each loss.
+    let silenceLeftMs = 0;
     try {
       while (!signal.aborted) {
         if (this.trackSid !== undefined && !this.stream) {
@@ -86,7 +96,8 @@ export class RoomAudioInput implements AsyncIterable<AudioFrame> {
           // No live microphone: silence, paced by the clock, until a track or an unmute arrives. A
           // muted track is still read and its frames dropped, so nothing piles up in the native stream.
           if (reader) pending ??= reader.next();
-          const wait = Math.max(0, nextSilenceAt - clock.now());
+          const wait =
+            silenceLeftMs > 0 ? Math.max(0, nextSilenceAt - clock.now()) : Number.POSITIVE_INFINITY;
           const woken = await this.sleepOrChange(wait, pending);
           if (woken === 'change') continue;
           if (woken === 'frame') {
@@ -96,6 +107,7 @@ export class RoomAudioInput implements AsyncIterable<AudioFrame> {
             continue;
           }
           nextSilenceAt = Math.max(nextSilenceAt + SILENCE_FRAME_MS, clock.now() - SILENCE_FRAME_MS);
+          silenceLeftMs -= SILENCE_FRAME_MS;
           this.silenceOut++;
           yield AudioFrame.silence(sampleRate, channels, silenceSamples);
           continue;
@@ -113,6 +125,7 @@ export class RoomAudioInput implements AsyncIterable<AudioFrame> {
         }
         this.framesIn++;
         nextSilenceAt = clock.now();
+        silenceLeftMs = silenceBudgetMs;
         yield result.value;
       }
     } finally {
