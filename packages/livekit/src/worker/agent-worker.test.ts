@@ -440,3 +440,31 @@ describe('AgentWorker: a job with a real session', () => {
     expect(room.sink!.capturedMs).toBe(captured);
   });
 });
+
+describe('AgentWorker: termination while joining', () => {
+  it('never runs the entry of a job terminated before its room was joined, and reports it ended', async () => {
+    let joined!: () => void;
+    const joining = new Promise<void>((r) => {
+      joined = r;
+    });
+    let entries = 0;
+    const { FakeRoom } = await import('../testing/fake-room.js');
+    worker({
+      entry: async () => {
+        entries++;
+      },
+      connectRoom: async () => {
+        await joining;
+        return new FakeRoom(new VirtualClock());
+      },
+    });
+    await server.waitForRegistrations(1);
+    await server.dispatch({ id: 'J_early' });
+    await server.waitFor(() => server.jobStatuses('J_early').length > 0);
+    server.terminate('J_early');
+    await new Promise((r) => setTimeout(r, 50));
+    joined();
+    expect(await server.waitForJobEnd('J_early')).toMatchObject({ status: JobStatus.JS_SUCCESS });
+    expect(entries).toBe(0);
+  });
+});

@@ -123,8 +123,11 @@ export class RunningJob<Prewarmed = unknown> implements JobHandle {
         try {
           await user.entry(context);
         } catch (error) {
-          this.entryFailed = true;
-          this.entryError = error;
+          // An entry cut short by the end of its job (e.g. connecting after a termination) did not fail.
+          if (!ctx.signal.aborted) {
+            this.entryFailed = true;
+            this.entryError = error;
+          }
           throw error;
         }
       },
@@ -140,9 +143,13 @@ export class RunningJob<Prewarmed = unknown> implements JobHandle {
     });
     this.job = job;
     roomIO.start();
-    if (this.endRequested !== undefined) void job.shutdown(this.endRequested);
-    this.logger.info('job started');
-    await job.run();
+    if (this.endRequested !== undefined) {
+      // Terminated while joining the room: the entry never runs.
+      void job.shutdown(this.endRequested);
+    } else {
+      this.logger.info('job started');
+      await job.run();
+    }
     const reason = await job.ended;
     await roomIO.close();
     await withDeadline(options.clock, room.disconnect(), options.shutdownTimeoutMs, () =>
