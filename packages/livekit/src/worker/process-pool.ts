@@ -78,6 +78,8 @@ class JobProcess {
   private child: ChildProcess;
   private alive = true;
   private started = false;
+  /** Why the process could not load the agent, when it said. */
+  failure: string | undefined;
   private lastPongAt: number;
   private seq = 0;
   private pinger: TimerHandle | undefined;
@@ -116,6 +118,7 @@ class JobProcess {
           resolve(true);
         } else if (message.type === 'failed') {
           timer.cancel();
+          this.failure = message.message;
           context.logger.error(
             { pid: this.pid, error: message.message },
             'a job process could not load the agent',
@@ -272,7 +275,10 @@ export class JobProcessPool {
     const count = Math.max(1, this.options.processes ?? 2);
     const started = Array.from({ length: count }, () => this.spawn());
     const ready = await Promise.all(started.map((p) => p.ready));
-    if (!ready.some(Boolean)) throw new Error(`no job process could load ${this.options.agentFile}`);
+    if (!ready.some(Boolean)) {
+      const why = started.find((p) => p.failure)?.failure;
+      throw new Error(`no job process could load ${this.options.agentFile}${why ? `: ${why}` : ''}`);
+    }
   }
 
   /** The processes ready for jobs. */
