@@ -4,6 +4,48 @@ import { RetryPolicy, AudioOutputBase } from '@voxwire/agents/provider-utils';
 import { Job } from '@livekit/protocol';
 import * as Rtc from '@livekit/rtc-node';
 
+/** What the worker measured across its sessions, as `/worker` reports it. */
+interface WorkerMetricsSnapshot {
+    sessionsStarted: number;
+    turns: number;
+    /** From the end of the user's speech to the first frame of the reply, over the last turns. */
+    turnLatencyMs: {
+        p50: number;
+        p95: number;
+        p99: number;
+        samples: number;
+    } | null;
+    /** Session `error` events, by source (`stt`, `llm`, `tts`, `audio_output`, ...). */
+    errors: Record<string, number>;
+}
+/** New measurements since the last `drain()`, to carry from a job process to the worker. */
+interface MetricsDelta {
+    sessionsStarted: number;
+    latenciesMs: number[];
+    errors: Record<string, number>;
+}
+/**
+ * Counters and a bounded window of turn latencies for every session of the worker (and of its job
+ * processes, which send their deltas with each pong).
+ */
+declare class WorkerMetrics {
+    private readonly windowSize;
+    private sessions;
+    private turnCount;
+    private readonly window;
+    private readonly errorCounts;
+    private pending;
+    constructor(windowSize?: number);
+    sessionStarted(): void;
+    turn(latencyMs: number): void;
+    error(source: string): void;
+    /** Adds what another process measured. */
+    merge(delta: MetricsDelta): void;
+    /** What was measured here since the previous call (for a job process to send on). */
+    drain(): MetricsDelta;
+    snapshot(): WorkerMetricsSnapshot;
+}
+
 /** What `/worker` reports: enough for a load balancer, an orchestrator or a person to see the state. */
 interface WorkerInfo {
     workerId: string | null;
@@ -17,6 +59,7 @@ interface WorkerInfo {
         id: string;
         room: string;
     }>;
+    metrics: WorkerMetricsSnapshot;
 }
 
 /**
@@ -307,6 +350,8 @@ interface PoolContext {
     logger: Logger;
     roomIO: RoomIOOptions;
     jobShutdownTimeoutMs: number;
+    /** Receives what the processes measured, with each pong. */
+    metrics?: Pick<WorkerMetrics, 'merge'>;
 }
 /**
  * A few pre-warmed processes, each running several jobs: a job goes to the live process with the
@@ -515,6 +560,8 @@ declare class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerE
     private readonly connectRoom;
     private readonly cpu;
     private readonly jobs;
+    /** Sessions, turn latencies and errors of every job, in this process and the job processes. */
+    readonly metrics: WorkerMetrics;
     private pool;
     private readonly pending;
     private readonly stop;
@@ -559,7 +606,6 @@ declare class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerE
     private serve;
     /** One connection: handshake, register, then messages until it drops (throws) or is closed by us. */
     private runConnection;
-    private registration;
     private onAvailability;
     private onAssignment;
     private releasePendingOnDisconnect;
@@ -601,12 +647,19 @@ interface RoomAudioInputOptions {
     channels: number;
     clock: Clock;
     signal: AbortSignal;
+    /**
+     * How long silence is played after the microphone goes quiet (muted, unpublished): enough for any
+     * VAD to hear the user stop. After that the input waits without sending anything, so a cloud STT is
+     * not fed (and billed for) silence while nobody talks. Default 3000 ms.
+     */
+    silenceAfterInputLossMs?: number;
 }
 /**
  * The linked participant's microphone as the session's audio input. The track may come, go, be muted
- * and unmuted over a call; the input lasts the whole job. While there is no live track it plays
- * silence at real time, so the VAD hears the user stop (`userState` goes back to `listening`) instead
- * of waiting on frames that will never come. It pulls from the native stream, so nothing piles up.
+ * and unmuted over a call; the input lasts the whole job. When a live track goes quiet it plays
+ * silence at real time for a while, so the VAD hears the user stop (`userState` goes back to
+ * `listening`) instead of waiting on frames that will never come. It pulls from the native stream, so
+ * nothing piles up.
  */
 declare class RoomAudioInput implements AsyncIterable<AudioFrame> {
     private readonly room;
@@ -637,7 +690,11 @@ declare class RoomAudioInput implements AsyncIterable<AudioFrame> {
      */
     private whenChanged;
     private wake;
-    /** Sleeps `ms`; returns true when woken early by a change of track or mute, or the job ending. */
+    private trackEnded;
+    /**
+     * Sleeps `ms`: `'timer'` when it passed, `'change'` when woken early by a change of track or mute (or
+     * the job ending), `'frame'` when `frame` (a pending read) settled first.
+     */
     private sleepOrChange;
 }
 
@@ -680,6 +737,8 @@ interface RoomIOInit {
     jobParticipantIdentity?: string | undefined;
     /** Asks the job to end (the linked participant left, the room closed). */
     endJob(reason: string): void;
+    /** Where the session's turn latencies and errors are counted (the worker's metrics). */
+    metrics?: Pick<WorkerMetrics, 'sessionStarted' | 'turn' | 'error'>;
 }
 /**
  * A session's I/O in a LiveKit room, following LiveKit's conventions so its frontends and SIP work
@@ -816,4 +875,4 @@ declare class UserTranscriptionPublisher {
 /** This package's version, reported to the LiveKit server at registration. */
 declare const VERSION = "0.0.0";
 
-export { AGENT_NAME_ATTRIBUTE, ATTRIBUTE_AGENT_STATE, ATTRIBUTE_SEGMENT_ID, ATTRIBUTE_TRANSCRIBED_TRACK_ID, ATTRIBUTE_TRANSCRIPTION_FINAL, AgentTranscriptionOutput, AgentWorker, type AgentWorkerEvents, type AgentWorkerOptions, type AudioSink, type AudioTrackStream, CpuLoadMonitor, DEFAULT_RECONNECT_POLICY, type DtmfEvent, type JobAcceptOptions, type JobAnswer, type JobHandle, type JobOutcome, type JobProcessOptions, JobProcessPool, type JobRejectOptions, JobRequest, type LiveKitJobContext, type ParticipantInfo, type ParticipantKind, type PublishAudioOptions, type PublishedAudio, ROOM_IO_DEFAULTS, type RemoteAudioTrackInfo, RoomAudioInput, type RoomAudioInputOptions, RoomAudioOutput, type RoomConnection, type RoomConnector, type RoomEvent, RoomIO, type RoomIOInit, type RoomIOOptions, RtcAudioSink, type RunWorkerOptions, TOPIC_CHAT, TOPIC_TRANSCRIPTION, type TextStreamOptions, type TextStreamWriterLike, type TrackSource, UserTranscriptionPublisher, VERSION, type WorkerInfo, type WorkerJobType, type WorkerLoadInfo, type WorkerPermissions, agentEndpoint, connectRtcRoom, createWorkerToken, defaultLoad, disposeRtcNode, livekitJobContext, resolveCredentials, runWorker };
+export { AGENT_NAME_ATTRIBUTE, ATTRIBUTE_AGENT_STATE, ATTRIBUTE_SEGMENT_ID, ATTRIBUTE_TRANSCRIBED_TRACK_ID, ATTRIBUTE_TRANSCRIPTION_FINAL, AgentTranscriptionOutput, AgentWorker, type AgentWorkerEvents, type AgentWorkerOptions, type AudioSink, type AudioTrackStream, CpuLoadMonitor, DEFAULT_RECONNECT_POLICY, type DtmfEvent, type JobAcceptOptions, type JobAnswer, type JobHandle, type JobOutcome, type JobProcessOptions, JobProcessPool, type JobRejectOptions, JobRequest, type LiveKitJobContext, type MetricsDelta, type ParticipantInfo, type ParticipantKind, type PublishAudioOptions, type PublishedAudio, ROOM_IO_DEFAULTS, type RemoteAudioTrackInfo, RoomAudioInput, type RoomAudioInputOptions, RoomAudioOutput, type RoomConnection, type RoomConnector, type RoomEvent, RoomIO, type RoomIOInit, type RoomIOOptions, RtcAudioSink, type RunWorkerOptions, TOPIC_CHAT, TOPIC_TRANSCRIPTION, type TextStreamOptions, type TextStreamWriterLike, type TrackSource, UserTranscriptionPublisher, VERSION, type WorkerInfo, type WorkerJobType, type WorkerLoadInfo, WorkerMetrics, type WorkerMetricsSnapshot, type WorkerPermissions, agentEndpoint, connectRtcRoom, createWorkerToken, defaultLoad, disposeRtcNode, livekitJobContext, resolveCredentials, runWorker };
