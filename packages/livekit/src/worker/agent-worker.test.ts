@@ -468,3 +468,26 @@ describe('AgentWorker: termination while joining', () => {
     expect(entries).toBe(0);
   });
 });
+
+describe('AgentWorker: a job that ends during an outage', () => {
+  it('reports its end after registering again', async () => {
+    const clock = new VirtualClock({ autoAdvance: false });
+    const { jobs } = worker({ clock, reconnectPolicy: { initialDelayMs: 1000, jitter: 0 } });
+    await server.waitForRegistrations(1);
+    await server.dispatch({ id: 'J_gap' });
+    await server.waitFor(() => jobs.has('J_gap'));
+    server.drop();
+    await server.waitFor(() => server.connections[0]!.closed);
+    await new Promise((r) => setTimeout(r, 50));
+    jobs.get('J_gap')!.ctx.shutdown('the user hung up');
+    await new Promise((r) => setTimeout(r, 50));
+    await advanceUntil(clock, () => server.connections.filter((c) => c.workerId).length === 2);
+    const second = server.connections[1]!;
+    await server.waitFor(() =>
+      second.received.some(
+        (m) => m.case === 'updateJob' && m.value.jobId === 'J_gap' && m.value.status === JobStatus.JS_SUCCESS,
+      ),
+    );
+    expect(second.received.some((m) => m.case === 'migrateJob')).toBe(false);
+  });
+});

@@ -74,6 +74,8 @@ export class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerEv
   /** Sessions, turn latencies and errors of every job, in this process and the job processes. */
   readonly metrics = new WorkerMetrics();
   private pool: JobProcessPool | undefined;
+  /** Final job statuses that could not be sent (no connection at the time). */
+  private readonly unreportedEnds: WorkerMessageBody[] = [];
   private readonly pending = new Map<string, PendingJob>();
   private readonly stop = new AbortController();
   private connection: Connection | undefined;
@@ -319,6 +321,7 @@ export class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerEv
               { workerId: message.value.workerId, url, agentName: this.options.agentName ?? '' },
               reconnect ? 'registered again with the LiveKit server' : 'registered with the LiveKit server',
             );
+            for (const final of this.unreportedEnds.splice(0)) this.send(final);
             if (this.jobs.size > 0) {
               this.send({ case: 'migrateJob', value: { jobIds: [...this.jobs.keys()] } });
               for (const id of this.jobs.keys()) {
@@ -486,14 +489,19 @@ export class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerEv
     this.sendStatus();
     void job.done.then((outcome) => {
       this.jobs.delete(info.id);
-      this.send({
+      const final: WorkerMessageBody = {
         case: 'updateJob',
         value: {
           jobId: info.id,
           status: outcome.status === 'success' ? JobStatus.JS_SUCCESS : JobStatus.JS_FAILED,
           error: outcome.status === 'failed' ? outcome.error : '',
         },
-      });
+      };
+      // Ended during an outage: told after the next registration (bounded; the oldest are dropped).
+      if (!this.send(final)) {
+        this.unreportedEnds.push(final);
+        if (this.unreportedEnds.length > 1000) this.unreportedEnds.shift();
+      }
       this.emit('job_ended', { jobId: info.id, outcome });
       this.sendStatus();
     });
