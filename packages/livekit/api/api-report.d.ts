@@ -563,6 +563,8 @@ declare class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerE
     /** Sessions, turn latencies and errors of every job, in this process and the job processes. */
     readonly metrics: WorkerMetrics;
     private pool;
+    /** Final job statuses that could not be sent (no connection at the time). */
+    private readonly unreportedEnds;
     private readonly pending;
     private readonly stop;
     private connection;
@@ -872,7 +874,7 @@ declare class UserTranscriptionPublisher {
     settled(): Promise<void>;
 }
 
-/** This package's version, reported to the LiveKit server at registration. */
-declare const VERSION = "0.0.0";
+/** This package's version, reported to the LiveKit server at registration (bundled from package.json). */
+declare const VERSION: string;
 
 export { AGENT_NAME_ATTRIBUTE, ATTRIBUTE_AGENT_STATE, ATTRIBUTE_SEGMENT_ID, ATTRIBUTE_TRANSCRIBED_TRACK_ID, ATTRIBUTE_TRANSCRIPTION_FINAL, AgentTranscriptionOutput, AgentWorker, type AgentWorkerEvents, type AgentWorkerOptions, type AudioSink, type AudioTrackStream, CpuLoadMonitor, DEFAULT_RECONNECT_POLICY, type DtmfEvent, type JobAcceptOptions, type JobAnswer, type JobHandle, type JobOutcome, type JobProcessOptions, JobProcessPool, type JobRejectOptions, JobRequest, type LiveKitJobContext, type MetricsDelta, type ParticipantInfo, type ParticipantKind, type PublishAudioOptions, type PublishedAudio, ROOM_IO_DEFAULTS, type RemoteAudioTrackInfo, RoomAudioInput, type RoomAudioInputOptions, RoomAudioOutput, type RoomConnection, type RoomConnector, type RoomEvent, RoomIO, type RoomIOInit, type RoomIOOptions, RtcAudioSink, type RunWorkerOptions, TOPIC_CHAT, TOPIC_TRANSCRIPTION, type TextStreamOptions, type TextStreamWriterLike, type TrackSource, UserTranscriptionPublisher, VERSION, type WorkerInfo, type WorkerJobType, type WorkerLoadInfo, WorkerMetrics, type WorkerMetricsSnapshot, type WorkerPermissions, agentEndpoint, connectRtcRoom, createWorkerToken, defaultLoad, disposeRtcNode, livekitJobContext, resolveCredentials, runWorker };

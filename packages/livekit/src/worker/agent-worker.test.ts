@@ -75,9 +75,11 @@ describe('AgentWorker: registration', () => {
     expect(String((error as Error).message)).not.toContain('not-the-secret');
   });
 
-  it('registers for publisher jobs and with custom permissions', async () => {
+  it("registers for publisher jobs and with custom permissions, as this package's version", async () => {
     worker({ jobType: 'publisher', permissions: { canPublishData: false, hidden: true } });
     const connection = await server.waitForRegistrations(1);
+    const { version } = (await import('../../package.json', { with: { type: 'json' } })).default;
+    expect(connection.registration?.version).toBe(version);
     expect(connection.registration?.type).toBe(JobType.JT_PUBLISHER);
     expect(connection.registration?.allowedPermissions).toMatchObject({
       canPublishData: false,
