@@ -72,6 +72,7 @@ Options:
                        the environment says otherwise; never reports itself full
   --processes <n>      run jobs in n pre-warmed child processes (each holding several), so a job
                        that hangs or crashes takes only its process down (default: in this one)
+  --health-port <n>    serve GET / (health) and GET /worker (state, load, jobs, metrics) on port n
   -h, --help           this help`,
 };
 
@@ -169,6 +170,7 @@ async function dispatch(argv: string[], out: Output): Promise<number> {
         'agent-name': { type: 'string' },
         dev: { type: 'boolean' },
         processes: { type: 'string' },
+        'health-port': { type: 'string' },
       });
       const processes = values.processes === undefined ? undefined : Number(values.processes);
       if (processes !== undefined && !(Number.isInteger(processes) && processes >= 1 && processes <= 64)) {
@@ -185,6 +187,10 @@ async function dispatch(argv: string[], out: Output): Promise<number> {
           agentName: values['agent-name'] as string | undefined,
           dev: values.dev === true,
           processes,
+          healthPort:
+            values['health-port'] === undefined
+              ? undefined
+              : portOf(values['health-port'] as string, '--health-port'),
         },
         out,
       );
@@ -224,10 +230,10 @@ function exposedWarning(host: string): string {
   ].join('\n');
 }
 
-function portOf(value: string): number {
+function portOf(value: string, flag = '--port'): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new CliError(`--port must be a number from 0 to 65535, got "${value}"`, { exitCode: 2 });
+    throw new CliError(`${flag} must be a number from 0 to 65535, got "${value}"`, { exitCode: 2 });
   }
   return port;
 }

@@ -76,13 +76,21 @@ describe('voxwire start', () => {
     await runStart({ file: ECHO_AGENT, dev: true, env: {}, logger: silentLogger }, buffer(), fake);
     expect(calls[1]).toMatchObject({ ...DEV_SERVER, loadThreshold: Number.POSITIVE_INFINITY });
     expect(calls[1]!.jobProcesses).toBeUndefined();
-    await runStart({ file: ECHO_AGENT, processes: 3, env, logger: silentLogger }, buffer(), fake);
+    await runStart(
+      { file: ECHO_AGENT, processes: 3, healthPort: 8081, env, logger: silentLogger },
+      buffer(),
+      fake,
+    );
+    expect(calls[2]!.healthPort).toBe(8081);
     expect(calls[2]!.jobProcesses).toMatchObject({ agentFile: ECHO_AGENT, processes: 3 });
     // The processes load the TypeScript agent file through tsx.
     expect(calls[2]!.jobProcesses!.execArgv!.some((flag) => flag.includes('tsx'))).toBe(true);
     const bad = buffer();
     expect(await main(['start', ECHO_AGENT, '--processes', '0'], bad)).toBe(2);
     expect(bad.text()).toContain('--processes must be a whole number from 1 to 64');
+    const badPort = buffer();
+    expect(await main(['start', ECHO_AGENT, '--health-port', 'web'], badPort)).toBe(2);
+    expect(badPort.text()).toContain('--health-port must be a number from 0 to 65535');
   });
 
   it('registers the agent file with a LiveKit server and stops when drained', async () => {

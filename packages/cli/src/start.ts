@@ -18,6 +18,8 @@ export interface StartOptions {
   dev?: boolean;
   /** Run jobs in this many pre-warmed child processes instead of the worker's own. */
   processes?: number | undefined;
+  /** Serve `/` and `/worker` on this port. */
+  healthPort?: number | undefined;
   env?: Record<string, string | undefined>;
   logger?: Logger;
 }
@@ -65,6 +67,7 @@ export async function runStart(
     ...(options.agentName ? { agentName: options.agentName } : {}),
     // Development: never report full, like LiveKit's own dev mode.
     ...(dev ? { loadThreshold: Number.POSITIVE_INFINITY } : {}),
+    ...(options.healthPort !== undefined ? { healthPort: options.healthPort } : {}),
     ...(options.processes
       ? {
           jobProcesses: {
