@@ -43,7 +43,12 @@ export default defineAgent({
       stt: providers.stt,
       llm: providers.llm,
       tts: providers.tts,
+      turnDetector: providers.turnDetector,
       turnHandling: providers.turnHandling,
+    });
+    // The providers were made for this conversation: they go with it (Cartesia keeps a socket open).
+    session.on('close', () => {
+      void providers.tts.close?.().catch(() => {});
     });
     await session.start({ agent: new Assistant(providers.understands), ...ctx.connect(session) });
   },

@@ -1,6 +1,9 @@
-import type { LLM, NoticeLevel, STT, TTS, TurnHandlingOptions } from '@voxwire/agents';
+import type { LLM, NoticeLevel, STT, TTS, TurnDetector, TurnHandlingOptions } from '@voxwire/agents';
+import { DeepgramSTT } from '@voxwire/plugin-deepgram';
 import { EspeakTTS } from '@voxwire/plugin-espeak';
+import { CartesiaTTS } from '@voxwire/plugin-cartesia';
 import * as openai from '@voxwire/plugin-openai';
+import { ENDPOINTING_PRESET, EndOfTurnModel } from '@voxwire/plugin-turn-detector';
 import { HeardSpeech } from './offline/heard-speech.js';
 import { OfflineLLM } from './offline/offline-llm.js';
 import { ReplayTTS } from './offline/replay-tts.js';
@@ -11,6 +14,8 @@ export interface Providers {
   tts: TTS;
   /** True when an LLM and a speech recognizer can hold a real conversation. */
   understands: boolean;
+  /** The end-of-turn model, whenever a speech recognizer gives it words to judge. */
+  turnDetector: TurnDetector | undefined;
   turnHandling: Partial<TurnHandlingOptions>;
   /** What runs, and which keys would unlock more: shown on the playground page. */
   notices: Array<{ level: NoticeLevel; message: string }>;
@@ -22,10 +27,10 @@ type Env = Record<string, string | undefined>;
  * Picks providers from the environment, falling back to local ones so that the loop always runs:
  * - LLM: OpenAI (`OPENAI_API_KEY`) or any OpenAI-compatible server (`OPENAI_BASE_URL`, `OPENAI_MODEL`);
  *   else an offline stand-in that says what it heard;
- * - STT: OpenAI with a key; else the length of each utterance (`DEEPGRAM_API_KEY` is noticed: its plugin
- *   is coming);
- * - TTS: OpenAI with a key; else espeak-ng when installed; else playing back what it heard
- *   (`CARTESIA_API_KEY` is noticed: its plugin is coming).
+ * - STT: Deepgram's streaming recognizer (`DEEPGRAM_API_KEY`); else OpenAI with a key; else the length
+ *   of each utterance;
+ * - TTS: Cartesia (`CARTESIA_API_KEY`, streaming over one WebSocket); else OpenAI with a key; else
+ *   espeak-ng when installed; else playing back what it heard.
  */
 export async function chooseProviders(env: Env = process.env): Promise<Providers> {
   const notices: Providers['notices'] = [];
@@ -58,16 +63,20 @@ export async function chooseProviders(env: Env = process.env): Promise<Providers
     stt = new openai.STT({ ...clientOptions });
     sttName = 'OpenAI transcription';
   }
-  if (nonEmpty(env.DEEPGRAM_API_KEY)) {
-    notices.push({
-      level: 'info',
-      message: `DEEPGRAM_API_KEY is set, but @voxwire/plugin-deepgram is not released yet: using ${sttName} for speech recognition.`,
-    });
+  const deepgramKey = nonEmpty(env.DEEPGRAM_API_KEY);
+  if (deepgramKey) {
+    // Streaming: words arrive while the user speaks, and the turn's last ones as soon as it is committed.
+    stt = new DeepgramSTT({ apiKey: deepgramKey });
+    sttName = 'Deepgram (nova-3, streaming)';
   }
 
   let tts: TTS;
   let ttsName: string;
-  if (key) {
+  const cartesiaKey = nonEmpty(env.CARTESIA_API_KEY);
+  if (cartesiaKey) {
+    tts = new CartesiaTTS({ apiKey: cartesiaKey });
+    ttsName = 'Cartesia (streaming)';
+  } else if (key) {
     tts = new openai.TTS({ voice: 'alloy', ...clientOptions });
     ttsName = 'OpenAI speech';
   } else if (await espeakAvailable()) {
@@ -82,12 +91,6 @@ export async function chooseProviders(env: Env = process.env): Promise<Providers
         'No local voice: espeak-ng is not installed, so the agent plays back what it heard. Install it (sudo apt-get install espeak-ng, or brew install espeak-ng) to hear it speak.',
     });
   }
-  if (nonEmpty(env.CARTESIA_API_KEY)) {
-    notices.push({
-      level: 'info',
-      message: `CARTESIA_API_KEY is set, but @voxwire/plugin-cartesia is not released yet: using ${ttsName} for the voice.`,
-    });
-  }
 
   const understands = stt !== heard && !(llm instanceof OfflineLLM);
   notices.unshift({
@@ -96,14 +99,17 @@ export async function chooseProviders(env: Env = process.env): Promise<Providers
       ? `Full conversation: speech recognition by ${sttName}, replies by ${llmName}, voice by ${ttsName}.`
       : `Running offline: Silero VAD hears when you start and stop speaking, the agent takes turns and stops when you talk over it, and answers with ${ttsName}. It cannot understand words: set OPENAI_API_KEY (or OPENAI_BASE_URL for a local OpenAI-compatible server) and restart for a full conversation.`,
   });
+  // With words to judge, the model picks the delay: the session waits for the transcript of a
+  // recognizer that transcribes whole utterances, then answers at once or holds on for the rest.
+  const turnDetector = stt === heard ? undefined : await EndOfTurnModel.load();
   return {
     stt,
     llm,
     tts,
     understands,
-    // A recognizer that transcribes whole utterances answers after the VAD's end of speech: the turn
-    // waits long enough for its transcript (a local one is instant, a remote one takes a few hundred ms).
-    turnHandling: { minEndpointingDelay: stt === heard ? 600 : 900 },
+    turnDetector,
+    // The offline stand-in is instant; without words, silence alone ends the turn.
+    turnHandling: turnDetector ? { ...ENDPOINTING_PRESET.turnHandling } : { minEndpointingDelay: 600 },
     notices,
   };
 }

@@ -27,6 +27,7 @@ export {
   SessionNotStartedError,
   SpeechInterruptedError,
   ToolError,
+  ToolTimeoutError,
   VoxwireError,
 } from './errors.js';
 export {

@@ -4,6 +4,7 @@ import {
   type ChatItem,
   resolveTurnHandling,
   type SpeechHandle,
+  type TurnDetector,
   VirtualClock,
 } from '@voxwire/agents';
 import { createIdGenerator } from '@voxwire/agents/provider-utils';
@@ -26,6 +27,11 @@ export interface SimulateOptions {
   check?: boolean;
   /** Starts the session with this agent instead of the scenario's first one (rehearse your own agent). */
   agent?: () => Agent;
+  /**
+   * Endpoints with this detector (e.g. a real end-of-turn model) instead of the scenario's scripted
+   * one; `turn_detector` outages then do not apply.
+   */
+  turnDetector?: TurnDetector;
 }
 
 export interface SimulationResult {
@@ -155,7 +161,14 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
       recorder.sim(
         e.type === 'tool_call'
           ? { type: 'llm_tool_call', callId: e.callId, name: e.name, speechId: holder }
-          : { type: 'llm_error', message: e.message },
+          : e.type === 'request'
+            ? {
+                type: 'llm_request',
+                reply: e.reply,
+                lastItem: e.lastItem,
+                agent: /\[agent:([^\]]+)\]/.exec(e.instructions)?.[1],
+              }
+            : { type: 'llm_error', message: e.message },
       ),
   });
   const tts = new FakeTTS({
@@ -172,7 +185,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
           : { type: 'tts_error', message: e.message },
       ),
   });
-  const turnDetector = scenario.turnDetector
+  const fakeTurnDetector = scenario.turnDetector
     ? new FakeTurnDetector({
         clock,
         latencyMs: j(scenario.turnDetector.latencyMs, 50),
@@ -185,6 +198,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
           : {}),
       })
     : undefined;
+  const turnDetector = options.turnDetector ?? fakeTurnDetector;
   const output = new FakeAudioOutput({
     clock,
     bufferMs: config.output.bufferMs,
@@ -207,6 +221,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
     clock,
     turnHandling: config.turnHandling,
     ...(s.maxToolSteps !== undefined ? { maxToolSteps: s.maxToolSteps } : {}),
+    ...(s.toolTimeoutMs !== undefined ? { toolTimeoutMs: s.toolTimeoutMs } : {}),
     userAwayTimeout: config.userAwayTimeoutMs,
     closeTimeout: config.closeTimeoutMs,
     interruptedPlayoutTimeout: config.interruptedPlayoutTimeoutMs,
@@ -275,7 +290,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
           vad.fail();
           break;
         case 'turn_detector':
-          turnDetector?.outage(durationMs);
+          fakeTurnDetector?.outage(durationMs);
           break;
         case 'input':
           input.stop();

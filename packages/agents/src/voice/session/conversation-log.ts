@@ -16,7 +16,7 @@ export class ConversationLog {
     private readonly agents: Pick<ActiveAgent, 'current'>,
   ) {}
 
-  userMessage(text: string): ChatMessage {
+  userMessage(text: string, transcriptConfidence?: number): ChatMessage {
     return {
       type: 'message',
       id: this.session.ids('msg'),
@@ -24,6 +24,7 @@ export class ConversationLog {
       content: [text],
       interrupted: false,
       createdAtMs: this.session.clock.now(),
+      ...(transcriptConfidence !== undefined ? { transcriptConfidence } : {}),
     };
   }
 
@@ -104,6 +105,8 @@ export class ConversationLog {
       outputs.push(output);
       calls.push(call);
     }
+    // Nothing new to report (every call was already answered): an empty batch is no event.
+    if (calls.length === 0) return outputs;
     this.session.emit('function_tools_executed', {
       speechId: handle.id,
       functionCalls: calls,
@@ -111,6 +114,24 @@ export class ConversationLog {
       atMs: now,
     });
     return outputs;
+  }
+
+  /**
+   * Replaces the output recorded for `callId` (a cancellation) with what the tool returned after all,
+   * keeping its place and id: the call still has exactly one output.
+   */
+  replaceToolOutput(
+    callId: string,
+    output: Omit<FunctionCallOutput, 'id' | 'createdAtMs' | 'type'>,
+  ): boolean {
+    const recorded = this.session.history.items.find(
+      (i): i is FunctionCallOutput => i.type === 'function_call_output' && i.callId === callId,
+    );
+    if (!recorded) return false;
+    const updated: FunctionCallOutput = { ...recorded, ...output, callId };
+    this.session.history.replace(updated);
+    this.agents.current.chatCtx.replace(updated);
+    return true;
   }
 
   /** A final transcript arrived after its turn was committed from an interim: correct the message. */

@@ -415,6 +415,37 @@ describe('UserTurnTracker: endpointing with a turn detector', () => {
   });
 });
 
+describe('UserTurnTracker: a turn detector with a recognizer that transcribes whole utterances', () => {
+  // No interim, and the final lands after the min delay: the words arrive only then.
+  it('asks about the final before committing, and waits the max delay when the turn sounds unfinished', async () => {
+    const r = sharedClockRig((clock) => detector(clock, 0.2));
+    await utterance(r, { finalAt: 3000, text: "I'd like to order, um" });
+    expect(r.detector.asked).toEqual(["I'd like to order, um"]);
+    await r.at(LAST_SPEECH + MAX - 1);
+    expect(r.turns).toEqual([]);
+    await r.at(LAST_SPEECH + MAX);
+    expect(r.turns).toMatchObject([
+      { transcript: "I'd like to order, um", committedAtMs: LAST_SPEECH + MAX },
+    ]);
+  });
+
+  it('commits as soon as the detector finds the final complete', async () => {
+    const r = sharedClockRig((clock) => detector(clock, 0.9, { delayMs: 40 }));
+    await utterance(r, { finalAt: 3000, text: 'a large latte please' });
+    await r.at(3039);
+    expect(r.turns).toEqual([]);
+    await r.at(3040);
+    expect(r.turns).toMatchObject([{ transcript: 'a large latte please', committedAtMs: 3040 }]);
+  });
+
+  it('still commits on the final at once without a detector that judges the language', async () => {
+    const r = sharedClockRig((clock) => detector(clock, 0.2, { supports: false }));
+    await utterance(r, { finalAt: 3000 });
+    expect(r.turns).toMatchObject([{ committedAtMs: 3000 }]);
+    expect(r.detector.asked).toEqual([]);
+  });
+});
+
 /** A rig whose detector sleeps on the tracker's own clock. */
 function sharedClockRig(make: (clock: VirtualClock) => TurnDetector & { asked: string[] }) {
   let made: (TurnDetector & { asked: string[] }) | undefined;
@@ -550,6 +581,40 @@ describe('UserTurnTracker: transcripts', () => {
     expect(r.tracker.pendingTranscript).toBe('');
     r.tracker.commitNow();
     expect(r.turns[1]).toMatchObject({ transcript: '' });
+  });
+
+  it('a late final keeps the finals the turn already held and replaces only its interim', async () => {
+    const r = rig();
+    await r.at(1000);
+    r.tracker.onVadStartOfSpeech(100);
+    r.tracker.onFinalTranscript('book a table', undefined);
+    await r.at(1400);
+    r.tracker.onInterimTranscript('for', undefined);
+    await r.at(2000);
+    r.tracker.onVadEndOfSpeech(300);
+    await r.at(LAST_SPEECH + MAX);
+    expect(r.turns).toMatchObject([{ transcript: 'book a table for', transcriptFinal: false }]);
+    await r.at(8000);
+    r.tracker.onFinalTranscript('for two', undefined);
+    expect(r.lateFinals).toEqual([{ turnId: 'turn_1', transcript: 'book a table for two', atMs: 8000 }]);
+  });
+
+  it('gives a turn the mean confidence of its finals, and none when one final or an interim has none', async () => {
+    const r = rig();
+    await r.at(1000);
+    r.tracker.onVadStartOfSpeech(100);
+    r.tracker.onFinalTranscript('book a table', undefined, 0.9);
+    r.tracker.onFinalTranscript('for two', undefined, 0.7);
+    r.tracker.commitNow();
+    expect(r.turns[0]?.transcriptConfidence).toBeCloseTo(0.8);
+    r.tracker.onFinalTranscript('thanks', undefined, 0.9);
+    r.tracker.onFinalTranscript('bye', undefined);
+    r.tracker.commitNow();
+    expect(r.turns[1]).toMatchObject({ transcript: 'thanks bye', transcriptConfidence: undefined });
+    r.tracker.onFinalTranscript('one', undefined, 0.9);
+    r.tracker.onInterimTranscript('two', undefined);
+    r.tracker.commitNow();
+    expect(r.turns[2]).toMatchObject({ transcript: 'one two', transcriptConfidence: undefined });
   });
 
   it('a turn committed from a final expects no late final', async () => {
