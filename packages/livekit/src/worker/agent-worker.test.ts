@@ -492,4 +492,28 @@ describe('AgentWorker: a job that ends during an outage', () => {
     );
     expect(second.received.some((m) => m.case === 'migrateJob')).toBe(false);
   });
+
+  it('reports again an end the server may not have read before the connection dropped', async () => {
+    const clock = new VirtualClock({ autoAdvance: false });
+    const { jobs } = worker({ clock, reconnectPolicy: { initialDelayMs: 1000, jitter: 0 } });
+    await server.waitForRegistrations(1);
+    await server.dispatch({ id: 'J_unread' });
+    await server.waitFor(() => jobs.has('J_unread'));
+    // No pong comes back: the server never confirms it read the end.
+    server.silent = true;
+    jobs.get('J_unread')!.ctx.shutdown('the user hung up');
+    await server.waitForJobEnd('J_unread');
+    server.drop();
+    await server.waitFor(() => server.connections[0]!.closed);
+    server.silent = false;
+    await new Promise((r) => setTimeout(r, 50));
+    await advanceUntil(clock, () => server.connections.filter((c) => c.workerId).length === 2);
+    const second = server.connections[1]!;
+    await server.waitFor(() =>
+      second.received.some(
+        (m) =>
+          m.case === 'updateJob' && m.value.jobId === 'J_unread' && m.value.status === JobStatus.JS_SUCCESS,
+      ),
+    );
+  });
 });

@@ -76,6 +76,13 @@ export class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerEv
   private pool: JobProcessPool | undefined;
   /** Final job statuses that could not be sent (no connection at the time). */
   private readonly unreportedEnds: WorkerMessageBody[] = [];
+  /**
+   * Final statuses sent on this connection that the server may not have read: each is followed by a
+   * ping, and the pong (same connection, in order) proves the server read it. A connection that drops
+   * first hands them to the next one, so a job's end is reported at least once.
+   */
+  private unconfirmedEnds: Array<{ message: WorkerMessageBody; pingTimestamp: bigint }> = [];
+  private lastPingTimestamp = 0n;
   private readonly pending = new Map<string, PendingJob>();
   private readonly stop = new AbortController();
   private connection: Connection | undefined;
@@ -321,7 +328,10 @@ export class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerEv
               { workerId: message.value.workerId, url, agentName: this.options.agentName ?? '' },
               reconnect ? 'registered again with the LiveKit server' : 'registered with the LiveKit server',
             );
-            for (const final of this.unreportedEnds.splice(0)) this.send(final);
+            for (const final of this.unreportedEnds.splice(0)) {
+              if (this.send(final)) this.confirm(final);
+              else this.keepUnreported(final);
+            }
             if (this.jobs.size > 0) {
               this.send({ case: 'migrateJob', value: { jobIds: [...this.jobs.keys()] } });
               for (const id of this.jobs.keys()) {
@@ -346,7 +356,7 @@ export class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerEv
                   );
                   return;
                 }
-                this.send({ case: 'ping', value: { timestamp: BigInt(Math.round(this.clock.now())) } });
+                this.sendPing();
               }),
             );
             this.emit('registered', { workerId: message.value.workerId, reconnect });
@@ -366,8 +376,11 @@ export class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerEv
             }
             break;
           }
-          case 'pong':
+          case 'pong': {
+            const echoed = message.value.lastTimestamp;
+            this.unconfirmedEnds = this.unconfirmedEnds.filter((e) => e.pingTimestamp > echoed);
             break;
+          }
           default:
             // Newer servers may send messages this worker does not know: forward compatible.
             break;
@@ -383,6 +396,7 @@ export class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerEv
       connection.close();
       if (this.connection === connection) this.connection = undefined;
       this.releasePendingOnDisconnect();
+      for (const { message } of this.unconfirmedEnds.splice(0)) this.keepUnreported(message);
     }
   }
 
@@ -497,14 +511,34 @@ export class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerEv
           error: outcome.status === 'failed' ? outcome.error : '',
         },
       };
-      // Ended during an outage: told after the next registration (bounded; the oldest are dropped).
-      if (!this.send(final)) {
-        this.unreportedEnds.push(final);
-        if (this.unreportedEnds.length > 1000) this.unreportedEnds.shift();
-      }
+      // Ended during an outage: told after the next registration.
+      if (this.send(final)) this.confirm(final);
+      else this.keepUnreported(final);
       this.emit('job_ended', { jobId: info.id, outcome });
       this.sendStatus();
     });
+  }
+
+  /** Pings right after a final status, so its pong confirms the server read it. */
+  private confirm(final: WorkerMessageBody): void {
+    const pingTimestamp = this.sendPing();
+    if (pingTimestamp !== undefined) this.unconfirmedEnds.push({ message: final, pingTimestamp });
+    else this.keepUnreported(final);
+  }
+
+  /** Bounded: past 1000, the oldest unreported ends are forgotten. */
+  private keepUnreported(final: WorkerMessageBody): void {
+    this.unreportedEnds.push(final);
+    if (this.unreportedEnds.length > 1000) this.unreportedEnds.shift();
+  }
+
+  /** Sends a `WorkerPing` with a timestamp (ms) that always grows; returns it, if it went out. */
+  private sendPing(): bigint | undefined {
+    const now = BigInt(Math.round(this.clock.now()));
+    const timestamp = now > this.lastPingTimestamp ? now : this.lastPingTimestamp + 1n;
+    if (!this.send({ case: 'ping', value: { timestamp } })) return undefined;
+    this.lastPingTimestamp = timestamp;
+    return timestamp;
   }
 
   private releasePendingOnDisconnect(): void {
