@@ -563,15 +563,8 @@ declare class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerE
     /** Sessions, turn latencies and errors of every job, in this process and the job processes. */
     readonly metrics: WorkerMetrics;
     private pool;
-    /** Final job statuses that could not be sent (no connection at the time). */
-    private readonly unreportedEnds;
-    /**
-     * Final statuses sent on this connection that the server may not have read: each is followed by a
-     * ping, and the pong (same connection, in order) proves the server read it. A connection that drops
-     * first hands them to the next one, so a job's end is reported at least once.
-     */
-    private unconfirmedEnds;
-    private lastPingTimestamp;
+    /** Job ends until the server has read them, across connections. */
+    private readonly ends;
     private readonly pending;
     private readonly stop;
     private connection;
@@ -617,12 +610,6 @@ declare class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerE
     private runConnection;
     private onAvailability;
     private onAssignment;
-    /** Pings right after a final status, so its pong confirms the server read it. */
-    private confirm;
-    /** Bounded: past 1000, the oldest unreported ends are forgotten. */
-    private keepUnreported;
-    /** Sends a `WorkerPing` with a timestamp (ms) that always grows; returns it, if it went out. */
-    private sendPing;
     private releasePendingOnDisconnect;
     private computeLoad;
     private sendStatus;

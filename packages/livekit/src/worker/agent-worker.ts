@@ -25,6 +25,7 @@ import WebSocket from 'ws';
 import { connectRtcRoom } from '../room/rtc-room.js';
 import type { RoomConnector } from '../room/room-connection.js';
 import { JobRequest } from './job-request.js';
+import { EndReports } from './end-reports.js';
 import { HealthServer, type WorkerInfo } from './health-server.js';
 import { WorkerMetrics } from './metrics.js';
 import { CpuLoadMonitor, defaultLoad, type WorkerLoadInfo } from './load.js';
@@ -74,15 +75,11 @@ export class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerEv
   /** Sessions, turn latencies and errors of every job, in this process and the job processes. */
   readonly metrics = new WorkerMetrics();
   private pool: JobProcessPool | undefined;
-  /** Final job statuses that could not be sent (no connection at the time). */
-  private readonly unreportedEnds: WorkerMessageBody[] = [];
-  /**
-   * Final statuses sent on this connection that the server may not have read: each is followed by a
-   * ping, and the pong (same connection, in order) proves the server read it. A connection that drops
-   * first hands them to the next one, so a job's end is reported at least once.
-   */
-  private unconfirmedEnds: Array<{ message: WorkerMessageBody; pingTimestamp: bigint }> = [];
-  private lastPingTimestamp = 0n;
+  /** Job ends until the server has read them, across connections. */
+  private readonly ends = new EndReports(
+    (message) => this.send(message),
+    () => this.clock.now(),
+  );
   private readonly pending = new Map<string, PendingJob>();
   private readonly stop = new AbortController();
   private connection: Connection | undefined;
@@ -328,10 +325,7 @@ export class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerEv
               { workerId: message.value.workerId, url, agentName: this.options.agentName ?? '' },
               reconnect ? 'registered again with the LiveKit server' : 'registered with the LiveKit server',
             );
-            for (const final of this.unreportedEnds.splice(0)) {
-              if (this.send(final)) this.confirm(final);
-              else this.keepUnreported(final);
-            }
+            this.ends.flush();
             if (this.jobs.size > 0) {
               this.send({ case: 'migrateJob', value: { jobIds: [...this.jobs.keys()] } });
               for (const id of this.jobs.keys()) {
@@ -356,7 +350,7 @@ export class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerEv
                   );
                   return;
                 }
-                this.sendPing();
+                this.ends.ping();
               }),
             );
             this.emit('registered', { workerId: message.value.workerId, reconnect });
@@ -377,8 +371,7 @@ export class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerEv
             break;
           }
           case 'pong': {
-            const echoed = message.value.lastTimestamp;
-            this.unconfirmedEnds = this.unconfirmedEnds.filter((e) => e.pingTimestamp > echoed);
+            this.ends.confirmed(message.value.lastTimestamp);
             break;
           }
           default:
@@ -396,7 +389,7 @@ export class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerEv
       connection.close();
       if (this.connection === connection) this.connection = undefined;
       this.releasePendingOnDisconnect();
-      for (const { message } of this.unconfirmedEnds.splice(0)) this.keepUnreported(message);
+      this.ends.disconnected();
     }
   }
 
@@ -511,34 +504,10 @@ export class AgentWorker<Prewarmed = unknown> extends EventEmitter<AgentWorkerEv
           error: outcome.status === 'failed' ? outcome.error : '',
         },
       };
-      // Ended during an outage: told after the next registration.
-      if (this.send(final)) this.confirm(final);
-      else this.keepUnreported(final);
+      this.ends.report(final);
       this.emit('job_ended', { jobId: info.id, outcome });
       this.sendStatus();
     });
-  }
-
-  /** Pings right after a final status, so its pong confirms the server read it. */
-  private confirm(final: WorkerMessageBody): void {
-    const pingTimestamp = this.sendPing();
-    if (pingTimestamp !== undefined) this.unconfirmedEnds.push({ message: final, pingTimestamp });
-    else this.keepUnreported(final);
-  }
-
-  /** Bounded: past 1000, the oldest unreported ends are forgotten. */
-  private keepUnreported(final: WorkerMessageBody): void {
-    this.unreportedEnds.push(final);
-    if (this.unreportedEnds.length > 1000) this.unreportedEnds.shift();
-  }
-
-  /** Sends a `WorkerPing` with a timestamp (ms) that always grows; returns it, if it went out. */
-  private sendPing(): bigint | undefined {
-    const now = BigInt(Math.round(this.clock.now()));
-    const timestamp = now > this.lastPingTimestamp ? now : this.lastPingTimestamp + 1n;
-    if (!this.send({ case: 'ping', value: { timestamp } })) return undefined;
-    this.lastPingTimestamp = timestamp;
-    return timestamp;
   }
 
   private releasePendingOnDisconnect(): void {
