@@ -34,7 +34,6 @@ import { type AgentWorkerOptions, DEFAULT_RECONNECT_POLICY, resolveCredentials }
 import {
   decodeServerMessage,
   encodeWorkerMessage,
-  jobTypeToProto,
   type WorkerMessageBody,
 } from './protocol.js';
 import { JobProcessPool } from './process-pool.js';
