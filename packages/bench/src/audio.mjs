@@ -29,6 +29,7 @@ const SENTENCES = [
 /** Room left after the user's last words of a turn: reply latency plus the reply's audio. */
 const REPLY_ROOM_MS = 3000;
 const BARGE_IN = 'wait, one more thing';
+const WARM_UP = 'good morning, this is a short test call';
 /** A turn with a pause in the middle: VAD-only endpointing cuts it, a turn detector should wait. */
 const HESITATION = ['I would like to order a', 'large pizza with mushrooms'];
 
@@ -82,30 +83,40 @@ export function audioToolsMissing() {
 }
 
 /**
- * A timeline of `turns` turns, one every `periodMs`. Kinds:
- * - `conversation`: one sentence per turn; every even turn (the first included) the user barges in `bargeInAfterMs` after
- *   the end of their sentence, while the agent is answering;
+ * A timeline of turns, one every `periodMs`: an optional warm-up turn (left out of the figures: it pays
+ * for JIT compilation), then `cycle` distinct turns repeated `repeats` times, so runs of different
+ * lengths hear the same turns. Kinds:
+ * - `conversation`: one sentence per turn; in every even turn of the cycle (the first included) the user
+ *   barges in `bargeInAfterMs` after the end of their sentence, while the agent is answering;
  * - `endpointing`: complete sentences alternating with a hesitant turn (`pauseMs` of silence inside).
  * Returns the samples and, per turn, the positions (in samples) the measurements need.
  */
 export function timeline({
   kind = 'conversation',
-  turns = 24,
+  cycle = 24,
+  repeats = 1,
+  warmup = false,
   periodMs = 8000,
   bargeInAfterMs = 800,
   pauseMs = 1000,
 } = {}) {
+  const turns = (warmup ? 1 : 0) + cycle * repeats;
   const periodSamples = (periodMs * RATE) / 1000;
   const samples = new Int16Array(turns * periodSamples);
   const layout = [];
   const barge = clip(BARGE_IN);
   const hesitation = HESITATION.map(clip);
   for (let t = 0; t < turns; t++) {
+    const isWarmup = warmup && t === 0;
+    const position = (t - (warmup ? 1 : 0)) % cycle;
     const base = t * periodSamples + RATE / 5; // 200 ms of silence before each turn
-    const turn = { index: t, parts: [], bargeIn: undefined };
+    const turn = { index: t, warmup: isWarmup, parts: [], bargeIn: undefined };
     let at = base;
-    const parts =
-      kind === 'endpointing' && t % 2 === 1 ? hesitation : [clip(SENTENCES[t % SENTENCES.length])];
+    const parts = isWarmup
+      ? [clip(WARM_UP)]
+      : kind === 'endpointing' && position % 2 === 1
+        ? hesitation
+        : [clip(SENTENCES[position % SENTENCES.length])];
     parts.forEach((part, i) => {
       samples.set(part.samples, at);
       turn.parts.push({ text: part.text, start: at, end: at + part.samples.length - 1 });
@@ -114,7 +125,7 @@ export function timeline({
     turn.start = turn.parts[0].start;
     turn.lastSpeech = turn.parts.at(-1).end;
     turn.text = turn.parts.map((p) => p.text).join(' ');
-    if (kind === 'conversation' && t % 2 === 0) {
+    if (kind === 'conversation' && (isWarmup || position % 2 === 0)) {
       const start = turn.lastSpeech + 1 + (bargeInAfterMs * RATE) / 1000;
       samples.set(barge.samples, start);
       turn.bargeIn = { text: barge.text, start, end: start + barge.samples.length - 1 };

@@ -26,7 +26,7 @@ if (skip) console.warn(`bench smoke test skipped: apt-get install -y ${missing.j
 
 describe.skipIf(skip)('bench audio', () => {
   it('lays turns out with known speech positions and silence between them', () => {
-    const t = timeline({ kind: 'conversation', turns: 2 });
+    const t = timeline({ kind: 'conversation', cycle: 2 });
     expect(t.samples.length).toBe(2 * 8 * RATE);
     const first = t.turns[0];
     expect(first.bargeIn).toBeDefined();
@@ -38,8 +38,16 @@ describe.skipIf(skip)('bench audio', () => {
     expect(FRAME_SAMPLES).toBe(RATE / 50);
   });
 
+  it('repeats the same turns after a warm-up turn, so runs of any length hear the same words', () => {
+    const t = timeline({ kind: 'conversation', cycle: 3, repeats: 2, warmup: true });
+    expect(t.turns.map((turn) => turn.warmup)).toEqual([true, false, false, false, false, false, false]);
+    expect(t.turns[4].text).toBe(t.turns[1].text);
+    expect(t.turns[4].lastSpeech - t.turns[4].start).toBe(t.turns[1].lastSpeech - t.turns[1].start);
+    expect(t.turns.map((turn) => turn.bargeIn !== undefined)).toEqual([true, true, false, true, true, false, true]);
+  });
+
   it('puts a pause inside every hesitant turn of the endpointing timeline', () => {
-    const t = timeline({ kind: 'endpointing', turns: 2 });
+    const t = timeline({ kind: 'endpointing', cycle: 2 });
     const hesitant = t.turns[1];
     expect(hesitant.parts).toHaveLength(2);
     const [a, b] = hesitant.parts;

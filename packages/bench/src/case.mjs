@@ -13,7 +13,10 @@ const sessionCount = config.sessions ?? 1;
 const variant = VARIANTS[config.variant ?? 'vad'];
 const kind = config.kind ?? 'conversation';
 const periodMs = 8000;
-const turns = Math.max(1, Math.round((config.seconds ?? 32) / (periodMs / 1000)));
+/** Distinct turns: `seconds` of them, heard `repeats` times after a warm-up turn (see audio.mjs). */
+const cycle = Math.max(1, Math.round((config.seconds ?? 32) / (periodMs / 1000)));
+const repeats = config.repeats ?? 1;
+const warmup = config.warmup ?? true;
 /** After the last frame, how long replies and cuts may still come. */
 const SETTLE_MS = config.settleMs ?? 4000;
 
@@ -37,11 +40,11 @@ function memory() {
   return { heapUsed: m.heapUsed, rss: m.rss, external: m.external };
 }
 
-const audio = timeline({ kind, turns, periodMs });
-// `seconds` below one turn period cuts the timeline short (the smoke test's runs).
+const audio = timeline({ kind, cycle, repeats, warmup, periodMs });
+// `cutMs` cuts the timeline short (the smoke test's runs).
 const frames = Math.min(
   Math.ceil(audio.samples.length / FRAME_SAMPLES),
-  Math.round(((config.seconds ?? 32) * 1000) / FRAME_MS),
+  Math.round((config.cutMs ?? Number.POSITIVE_INFINITY) / FRAME_MS),
 );
 const frameOf = (sample) => Math.floor(sample / FRAME_SAMPLES);
 /** Every utterance (a turn's words, a barge-in), in order, with the frames that matter to it. */
@@ -49,6 +52,7 @@ const utterances = [];
 for (const turn of audio.turns) {
   utterances.push({
     turn: turn.index,
+    warmup: turn.warmup,
     bargeIn: false,
     startFrame: frameOf(turn.start),
     endFrame: frameOf(turn.lastSpeech),
@@ -58,6 +62,7 @@ for (const turn of audio.turns) {
   if (turn.bargeIn) {
     utterances.push({
       turn: turn.index,
+      warmup: turn.warmup,
       bargeIn: true,
       startFrame: frameOf(turn.bargeIn.start),
       endFrame: frameOf(turn.bargeIn.end),
@@ -135,10 +140,9 @@ function sessionState(index) {
         return;
       }
       s.replied[lastEnded] = 1;
-      // Each session's first reply pays for JIT compilation: left out when there are others.
-      if (lastEnded === 0 && utterances.length > 2) return;
-      const latency = now - s.endPushedAt[lastEnded];
       const u = utterances[lastEnded];
+      if (u.warmup) return;
+      const latency = now - s.endPushedAt[lastEnded];
       (u.bargeIn ? latenciesAfterBargeIn : u.hesitant ? latenciesHesitant : latencies).push(latency);
       if (!u.bargeIn && !u.hesitant && !Number.isNaN(s.committedAt[lastEnded])) {
         replyPaths.push(now - s.committedAt[lastEnded]);
@@ -154,9 +158,9 @@ function sessionState(index) {
       if (lastEnded < 0 || s.committed[lastEnded]) return;
       s.committed[lastEnded] = 1;
       s.committedAt[lastEnded] = now;
-      if (lastEnded === 0 && utterances.length > 2) return;
       const u = utterances[lastEnded];
-      if (!u.bargeIn) (u.hesitant ? commitsHesitant : commits).push(now - s.endPushedAt[lastEnded]);
+      if (!u.bargeIn && !u.warmup)
+        (u.hesitant ? commitsHesitant : commits).push(now - s.endPushedAt[lastEnded]);
     },
     onCleared() {
       const now = performance.now();
@@ -165,6 +169,7 @@ function sessionState(index) {
         if (!utterance.bargeIn || utterance.startFrame >= s.pushed) continue;
         if (s.cut[u]) return;
         s.cut[u] = 1;
+        if (utterance.warmup) return;
         if (!Number.isNaN(s.thresholdPushedAt[u])) reactions.push(now - s.thresholdPushedAt[u]);
         else reactions.push(-(utterance.thresholdFrame - s.pushed + 1) * FRAME_MS);
         return;
@@ -221,10 +226,19 @@ async function main() {
   const createMs = performance.now() - createStarted;
 
   const loop = monitorEventLoopDelay({ resolution: 10 });
-  const cpu0 = process.cpuUsage();
   const start = performance.now() + 50;
   const offsets = states.map((_, i) => (i * periodMs) / sessionCount);
-  loop.enable();
+  const sessionMs = frames * FRAME_MS;
+  // CPU and loop lag are measured once every session is past its warm-up turn.
+  const windowStart = start + (warmup ? offsets.at(-1) + periodMs : 0);
+  let cpu0 = process.cpuUsage();
+  setTimeout(
+    () => {
+      cpu0 = process.cpuUsage();
+      loop.enable();
+    },
+    Math.max(0, windowStart - performance.now()),
+  );
   await new Promise((resolve) => {
     const tick = () => {
       const now = performance.now();
@@ -256,6 +270,7 @@ async function main() {
   });
   const pacedMs = performance.now() - start;
   const cpu = process.cpuUsage(cpu0);
+  const windowEnd = performance.now();
   loop.disable();
   // Replies and cuts still on their way; silence keeps the VADs running meanwhile, uncounted.
   const silence = new Int16Array(FRAME_SAMPLES);
@@ -276,13 +291,21 @@ async function main() {
       if (u.bargeIn && !s.cut[i] && framework !== 'driver') problems.uncutBargeIns++;
     });
   }
-  const conversationSeconds = (sessionCount * frames * FRAME_MS) / 1000;
+  // Audio the sessions heard inside the measured window.
+  let conversationMs = 0;
+  for (const offset of offsets) {
+    const from = Math.max(windowStart, start + offset);
+    const to = Math.min(windowEnd, start + offset + sessionMs);
+    conversationMs += Math.max(0, to - from);
+  }
+  const conversationSeconds = conversationMs / 1000;
   const result = {
     framework,
     variant: variant.name,
     kind,
     sessions: sessionCount,
-    secondsPerSession: (frames * FRAME_MS) / 1000,
+    secondsPerSession: sessionMs / 1000,
+    measuredConversationSeconds: conversationSeconds,
     utterancesPerSession: utterances.length,
     hesitantPerSession: utterances.filter((u) => u.hesitant).length,
     floorMs: impl.floorMs,

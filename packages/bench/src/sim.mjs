@@ -2,7 +2,7 @@
 //   node --expose-gc src/sim.mjs '{"mode":"speed","simulatedSeconds":160}'
 //     simulate() from @voxwire/testing on a scripted conversation: simulated seconds per CPU second.
 //   node --expose-gc src/sim.mjs '{"mode":"soak","minutes":60}'
-//     one session on a VirtualClock for 60 simulated minutes, a turn every 10 s, with an audio consumer
+//     one session on a VirtualClock for 60 simulated minutes, a turn every 12 s, with an audio consumer
 //     that stalls for seconds every few replies and then resumes; heap and RSS sampled after GC every
 //     5 simulated minutes. Prints one JSON line.
 import { Agent, AgentSession, VirtualClock } from '@voxwire/agents';
@@ -12,6 +12,7 @@ import {
   FakeLLM,
   FakeSTT,
   FakeTTS,
+  MAX_SEGMENT_CODE,
   ScriptedVAD,
   simulate,
 } from '@voxwire/testing';
@@ -78,7 +79,7 @@ class StallingOutput extends FakeAudioOutput {
   async onCaptureFrame(frame) {
     if (!this.inSegment || !this.inSegmentNow) {
       this.inSegmentNow = true;
-      if (++this.segments % this.every === 0) {
+      if (this.every > 0 && ++this.segments % this.every === 0) {
         this.stalls++;
         await this.clockRef.sleep(this.stallMs);
       }
@@ -101,12 +102,15 @@ async function soak() {
   const clock = new VirtualClock();
   const segments = [];
   const utterances = [];
-  for (let at = 1000, t = 0; at + 3000 < endMs; at += 10_000, t++) {
+  // A turn every 12 s: @voxwire/testing's fake microphone encodes at most MAX_SEGMENT_CODE + 1 (319)
+  // utterances, which a turn every 10 s would exceed within the hour.
+  const periodMs = Math.max(12_000, Math.ceil(endMs / (MAX_SEGMENT_CODE + 1)));
+  for (let at = 1000, t = 0; at + 3000 < endMs; at += periodMs, t++) {
     segments.push({ startMs: at, endMs: at + 2000 });
     utterances.push({ transcript: `question number ${t}`, durationMs: 2000 });
   }
   const input = new FakeAudioInput({ clock, segments, endAtMs: endMs });
-  const output = new StallingOutput({ clock, bufferMs: 200 }, 5, 3000);
+  const output = new StallingOutput({ clock, bufferMs: 200 }, config.stallEvery ?? 5, config.stallMs ?? 3000);
   const session = new AgentSession({
     clock,
     vad: new ScriptedVAD(),
@@ -124,7 +128,13 @@ async function soak() {
     gc();
     gc();
     const m = process.memoryUsage();
-    samples.push({ minute: clock.now() / 60_000, heapUsed: m.heapUsed, rss: m.rss });
+    samples.push({
+      minute: clock.now() / 60_000,
+      heapUsed: m.heapUsed,
+      rss: m.rss,
+      external: m.external,
+      arrayBuffers: m.arrayBuffers,
+    });
   };
   const c0 = process.cpuUsage();
   await session.start({
@@ -137,7 +147,9 @@ async function soak() {
   await clock.sleep(endMs + 5000);
   every.cancel();
   const cpu = cpuMs(c0);
-  const historyItems = session.history.items?.length ?? session.history.length;
+  const historyItems = session.history.items.length;
+  // What the history holds as data, to read the heap's growth against (the history grows by design).
+  const historyJsonBytes = JSON.stringify(session.history.items).length;
   await session.close();
   // Growth between the 10th simulated minute (everything warmed up) and the end.
   const from = samples.find((s) => s.minute >= 10) ?? samples[0];
@@ -149,6 +161,7 @@ async function soak() {
     replies,
     stalls: output.stalls,
     historyItems,
+    historyJsonBytes,
     cpuMs: cpu,
     speed: endMs / cpu,
     heapGrowthBytes: to.heapUsed - from.heapUsed,

@@ -208,7 +208,7 @@ export function renderTable({ header, cases, sims = {}, frameworks, requested })
       ],
       [
         'CPU per conversation-second <= 0.1x LiveKit at 25 sessions',
-        ratio(cpuRatio(25), 1),
+        isNum(cpuRatio(25)) ? ratio(cpuRatio(25), 1) : '- (not both measured at 25)',
         verdict(isNum(cpuRatio(25)) ? cpuRatio(25) <= 0.1 : undefined),
       ],
       [
