@@ -43,7 +43,15 @@ describe.skipIf(skip)('bench audio', () => {
     expect(t.turns.map((turn) => turn.warmup)).toEqual([true, false, false, false, false, false, false]);
     expect(t.turns[4].text).toBe(t.turns[1].text);
     expect(t.turns[4].lastSpeech - t.turns[4].start).toBe(t.turns[1].lastSpeech - t.turns[1].start);
-    expect(t.turns.map((turn) => turn.bargeIn !== undefined)).toEqual([true, true, false, true, true, false, true]);
+    expect(t.turns.map((turn) => turn.bargeIn !== undefined)).toEqual([
+      true,
+      true,
+      false,
+      true,
+      true,
+      false,
+      true,
+    ]);
   });
 
   it('puts a pause inside every hesitant turn of the endpointing timeline', () => {
