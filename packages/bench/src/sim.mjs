@@ -111,11 +111,12 @@ async function soak() {
   }
   const input = new FakeAudioInput({ clock, segments, endAtMs: endMs });
   const output = new StallingOutput({ clock, bufferMs: 200 }, config.stallEvery ?? 5, config.stallMs ?? 3000);
+  const fakeLLM = new FakeLLM({ clock, replies: [], fallback: { text: REPLY, ttftMs: 300 } });
   const session = new AgentSession({
     clock,
     vad: new ScriptedVAD(),
     stt: new FakeSTT({ clock, utterances }),
-    llm: new FakeLLM({ clock, replies: [], fallback: { text: REPLY, ttftMs: 300 } }),
+    llm: fakeLLM,
     tts: new FakeTTS({ clock }),
     userAwayTimeout: null,
   });
@@ -125,12 +126,17 @@ async function soak() {
   });
   const samples = [];
   const sample = () => {
+    // The fakes keep a record of every frame played and every request (for tests to inspect): harness
+    // bookkeeping that grows by design, emptied here so the samples weigh the session alone.
+    output.frames.length = 0;
+    fakeLLM.requests.length = 0;
     gc();
     gc();
     const m = process.memoryUsage();
     samples.push({
       minute: clock.now() / 60_000,
       heapUsed: m.heapUsed,
+      heapTotal: m.heapTotal,
       rss: m.rss,
       external: m.external,
       arrayBuffers: m.arrayBuffers,
@@ -165,6 +171,7 @@ async function soak() {
     cpuMs: cpu,
     speed: endMs / cpu,
     heapGrowthBytes: to.heapUsed - from.heapUsed,
+    heapTotalGrowthBytes: to.heapTotal - from.heapTotal,
     rssGrowthBytes: to.rss - from.rss,
     fromMinute: from.minute,
     toMinute: to.minute,

@@ -282,11 +282,15 @@ export function renderTable({ header, cases, sims = {}, frameworks, requested })
       const k = sims.soak;
       if (!k) rows.push(['soak', 'not measured', '']);
       else {
-        // Flat: under 2 MiB of heap and 8 MiB of RSS gained after the 10th simulated minute.
+        // Flat: under 2 MiB of used heap and 8 MiB of RSS gained after the 10th simulated minute.
         const flat = k.heapGrowthBytes <= 2 * MiB && k.rssGrowthBytes <= 8 * MiB;
+        const signed = (v) => `${v >= 0 ? '+' : ''}${mib(v)}`;
+        const reserved = isNum(k.heapTotalGrowthBytes)
+          ? `, V8 heap reserved ${signed(k.heapTotalGrowthBytes)}`
+          : '';
         rows.push([
           `soak ${k.minutes} simulated min, ${k.turns} turns, ${k.stalls} consumer stalls of 3 s`,
-          `heap ${k.heapGrowthBytes >= 0 ? '+' : ''}${mib(k.heapGrowthBytes)}, RSS ${k.rssGrowthBytes >= 0 ? '+' : ''}${mib(k.rssGrowthBytes)} (min ${k.fromMinute}-${k.toMinute}), ${k.replies} replies, ${Math.round(k.speed)}x`,
+          `heap used ${signed(k.heapGrowthBytes)}, RSS ${signed(k.rssGrowthBytes)}${reserved} (min ${k.fromMinute}-${k.toMinute}; history ${k.historyItems} items), ${k.replies} replies, ${Math.round(k.speed)}x`,
           `flat (heap <= 2 MiB, RSS <= 8 MiB) ${verdict(flat)}`,
         ]);
       }
