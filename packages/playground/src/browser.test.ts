@@ -210,6 +210,18 @@ describe.skipIf(!available)('playground in headless Chromium', () => {
     await a.click('#text-send');
     await waitFor(a, 'the typed turn', has('message', "e.role === 'user' && e.text === 'hello from tab A'"));
     await waitFor(a, 'the reply playing in tab A', has('playback_started'));
+    // The typed line and the reply, as it becomes audible, are in the transcript; the box is empty again.
+    await waitFor(
+      a,
+      'the reply in the transcript',
+      `document.querySelector('#transcript li.agent')?.textContent.startsWith('Tomorrow looks')`,
+    );
+    expect(await a.textContent('#transcript li.user')).toBe('hello from tab A');
+    expect(await a.inputValue('#text-input')).toBe('');
+    // Enter sends too: the form submits without the button.
+    await a.fill('#text-input', '   ');
+    await a.press('#text-input', 'Enter');
+    expect(await a.locator('#transcript li.user').count()).toBe(1);
     expect((await events(b)).filter((e) => e.kind === 'message')).toEqual([]);
 
     // A dropped socket shows a notice and comes back as a new session; the server ends the old one.

@@ -111,6 +111,47 @@ describe('playground server', () => {
     await expect.poll(() => playground?.activeSessions).toBe(0);
   });
 
+  it('answers typed lines as user turns in text, beside the microphone', async () => {
+    playground = await startPlayground({ agent, logger: silentLogger });
+    const c = await connect(playground);
+    // Typed before the session exists: nothing to answer it, and nothing breaks.
+    c.ws.send(JSON.stringify({ type: 'user_text', text: 'too early' }));
+    c.ws.send(JSON.stringify({ type: 'hello', protocol: 1, sampleRate: 16000 }));
+    await c.next('ready');
+    // Blank lines and malformed texts are dropped; the line is trimmed and capped at 2000 characters.
+    c.ws.send(JSON.stringify({ type: 'user_text', text: '   ' }));
+    c.ws.send(JSON.stringify({ type: 'user_text', text: 42 }));
+    c.ws.send(JSON.stringify({ type: 'user_text', text: `  ${'a'.repeat(2500)}  ` }));
+    const user = await c.next('message', (m) => m.role === 'user');
+    expect(user.text).toBe('a'.repeat(2000));
+    const reply = await c.next('message', (m) => m.role === 'assistant');
+    expect(reply).toMatchObject({ text: `echo: ${'a'.repeat(2000)}`, interrupted: false });
+    // The reply reaches the transcript as it becomes audible (the page's agent line), then ends.
+    await c.next('agent_text_end');
+    const pieces = c.messages.filter((m) => m.type === 'agent_text').map((m) => m.text);
+    expect(pieces.join('')).toBe(`echo: ${'a'.repeat(2000)}`);
+    c.ws.send(JSON.stringify({ type: 'user_text', text: 'second line' }));
+    expect(
+      (await c.next('message', (m) => m.role === 'assistant' && m.text === 'echo: second line')).type,
+    ).toBe('message');
+    const users = c.messages.filter((m) => m.type === 'message' && m.role === 'user').map((m) => m.text);
+    expect(users).toEqual(['a'.repeat(2000), 'second line']);
+    expect(c.messages.some((m) => m.type === 'message' && m.text === 'too early')).toBe(false);
+    c.ws.close();
+  });
+
+  it('takes typed lines only over a socket that passed the Host, Origin and secret checks', async () => {
+    playground = await startPlayground({ agent, logger: silentLogger });
+    for (const [headers, query] of [
+      [{ Origin: 'https://evil.example' }, `?token=${playground.token}`],
+      [{ Host: 'evil.example' }, `?token=${playground.token}`],
+      [{}, '?token=wrong'],
+    ] as const) {
+      await expect(connect(playground, headers, query)).rejects.toThrow(/40[13]/);
+    }
+    expect(playground.activeSessions).toBe(0);
+  });
+
   it('refuses other origins and tabs beyond the limit', async () => {
     playground = await startPlayground({ agent, logger: silentLogger, maxSessions: 1 });
     await expect(connect(playground, { Origin: 'https://evil.example' })).rejects.toThrow(/403/);
