@@ -112,6 +112,26 @@ describe('BackgroundAudio', () => {
     expect(background.stats.gapFramesSent).toBe(count);
   });
 
+  it('leaves no tail of the thinking sound after a reply shorter than its fade-out', async () => {
+    const { clock, sink, output, state } = setup({ thinking: { volume: 1 }, thinkingFadeOutMs: 300 });
+    state('thinking');
+    await clock.advance(400);
+    for (let i = 0; i < 5; i++) await output.captureFrame(speechFrame(20, 0));
+    const speechSegment = sink.frames.at(-1)!.segment;
+    expect(speechSegment).toBe(2);
+    output.flush();
+    const playout = output.waitForPlayout();
+    await clock.advance(100);
+    await playout;
+    state('listening');
+    await clock.advance(1000);
+    expect(sink.frames.at(-1)!.segment).toBe(speechSegment);
+    // Thinking again later starts the sound afresh.
+    state('thinking');
+    await clock.advance(400);
+    expect(sink.frames.filter((c) => c.segment > speechSegment).filter(loud).length).toBeGreaterThan(0);
+  });
+
   it('waits thinkingDelayMs before the thinking sound, so a quick reply stays quiet', async () => {
     const { clock, sink, state } = setup({ thinking: true, thinkingDelayMs: 300 });
     state('thinking');

@@ -104,6 +104,10 @@ export class BackgroundAudio {
       },
       render: (mix, channels, rate, frames) => this.render(mix, channels, rate, frames),
       onSpeechStarted: () => this.thinking?.fadeTo(0, this.thinkingFadeOutMs),
+      // The fade-out ran under the speech; what is left of it would be a stray tick after the reply.
+      onSpeechFinished: () => {
+        if (this.thinking?.fadingOut) this.thinking.cut();
+      },
     };
     this.output = new BackgroundMixingOutput(sink, mixer, this.sampleRate);
     this.ambient?.fadeTo(1, this.ambientFadeInMs);

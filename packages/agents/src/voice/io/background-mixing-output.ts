@@ -11,6 +11,8 @@ export interface BackgroundMixer {
   render(mix: Float32Array, channels: number, sampleRate: number, frames: number): boolean;
   /** The first frame of a speech segment is on its way to the sink. */
   onSpeechStarted(): void;
+  /** A speech segment has finished playing (or was cut). */
+  onSpeechFinished(): void;
 }
 
 /**
@@ -149,6 +151,7 @@ export class BackgroundMixingOutput extends AudioOutputBase {
     // Called right after ending it, the sink's waitForPlayout() pairs with this speech segment.
     void this.sink.waitForPlayout().then((finished) => {
       this.speechDraining--;
+      if (this.speechDraining === 0 && !this.speechOpen) this.mixer.onSpeechFinished();
       this.notifyPlaybackFinished(finished);
     });
   }

@@ -32,6 +32,11 @@ export class LoopingClip {
     this.volumeValue = checkVolume(volume);
   }
 
+  /** True when the clip is fading out (or out already). */
+  get fadingOut(): boolean {
+    return this.target === 0;
+  }
+
   /** True while the clip adds anything (or is fading towards it). */
   get audible(): boolean {
     return this.volumeValue > 0 && (this.level > 0 || this.target > 0);
@@ -46,6 +51,12 @@ export class LoopingClip {
   fadeTo(target: 0 | 1, fadeMs: number): void {
     this.target = target;
     this.fadeMs = Math.max(0, fadeMs);
+  }
+
+  /** Stops at once, without a fade. */
+  cut(): void {
+    this.level = 0;
+    this.target = 0;
   }
 
   /** Starts the loop from its beginning (a thinking sound restarts each time it is called for). */
