@@ -222,6 +222,23 @@ describe('BackgroundAudio', () => {
     expect(await output.waitForPlayout()).toEqual({ playbackPositionMs: 0, interrupted: false });
   });
 
+  it('forwards pause and resume, sends no background into a paused sink, and a clear ends the pause', async () => {
+    const { clock, sink, output } = setup({ ambient: true });
+    await clock.advance(100);
+    output.pause();
+    const count = sink.frames.length;
+    await clock.advance(200);
+    expect(sink.frames.length).toBe(count);
+    output.resume();
+    await clock.advance(100);
+    expect(sink.frames.length).toBe(count + 5);
+    output.pause();
+    output.clearBuffer();
+    await clock.advance(100);
+    // The clear ended the pause (in the sink too): the ambient goes on.
+    expect(sink.frames.length).toBeGreaterThanOrEqual(count + 9);
+  });
+
   it('stops when the session closes: no timer left, no listener, nothing more sent', async () => {
     const { clock, session, sink, background, output, state } = setup({ ambient: true, thinking: true });
     expect(session.listenerCount('agent_state_changed')).toBe(1);

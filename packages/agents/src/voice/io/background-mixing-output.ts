@@ -34,6 +34,7 @@ export class BackgroundMixingOutput extends AudioOutputBase {
   private backgroundOpen = false;
   private backgroundInFlight = false;
   private speechStartOwed = false;
+  private sinkPaused = false;
   private closed = false;
   private gapFramesSent = 0;
   private gapFramesSkipped = 0;
@@ -86,15 +87,24 @@ export class BackgroundMixingOutput extends AudioOutputBase {
   }
 
   protected onClearBuffer(): void {
+    const paused = this.sinkPaused;
+    this.sinkPaused = false;
     if (this.speechOpen) this.endSpeech(() => this.sink.clearBuffer());
     else if (this.speechDraining > 0) this.sink.clearBuffer();
+    else if (paused) {
+      // Nothing of the session's to cut, but a clear also ends a pause (the AudioOutput contract).
+      this.backgroundOpen = false;
+      this.sink.clearBuffer();
+    }
   }
 
   pause(): void {
+    this.sinkPaused = true;
     this.sink.pause();
   }
 
   resume(): void {
+    this.sinkPaused = false;
     this.sink.resume();
   }
 
@@ -103,7 +113,7 @@ export class BackgroundMixingOutput extends AudioOutputBase {
    * frame the sink has not accepted yet is skipped, not queued.
    */
   fillGap(frameMs: number): void {
-    if (this.closed || this.speechOpen || this.speechDraining > 0) return;
+    if (this.closed || this.sinkPaused || this.speechOpen || this.speechDraining > 0) return;
     if (!this.mixer.audible) {
       this.endBackground();
       return;
