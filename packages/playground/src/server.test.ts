@@ -1,4 +1,4 @@
-import { Agent, AgentSession, defineAgent, type LLM, silentLogger } from '@voxwire/agents';
+import { Agent, AgentSession, BackgroundAudio, defineAgent, type LLM, silentLogger } from '@voxwire/agents';
 import { SPECIFICATION_VERSION } from '@voxwire/agents/provider-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -137,6 +137,29 @@ describe('playground server', () => {
     const users = c.messages.filter((m) => m.type === 'message' && m.role === 'user').map((m) => m.text);
     expect(users).toEqual(['a'.repeat(2000), 'second line']);
     expect(c.messages.some((m) => m.type === 'message' && m.text === 'too early')).toBe(false);
+    c.ws.close();
+  });
+
+  it('carries BackgroundAudio wrapped around the page output, and typed turns still answer', async () => {
+    const withBackground = defineAgent({
+      async entry(ctx) {
+        const session = new AgentSession({ llm: echoLLM });
+        const io = ctx.connect(session);
+        io.output.audio = new BackgroundAudio(session, { ambient: { volume: 0.2 } }).wrap(io.output.audio!);
+        await session.start({ agent: new Agent({ instructions: '' }), ...io });
+      },
+    });
+    playground = await startPlayground({ agent: withBackground, logger: silentLogger });
+    const c = await connect(playground);
+    const segments: number[] = [];
+    c.ws.on('message', (data, binary) => {
+      if (binary) segments.push((data as Buffer).readUInt32LE(0));
+    });
+    c.ws.send(JSON.stringify({ type: 'hello', protocol: 1, sampleRate: 16000 }));
+    await c.next('ready');
+    await expect.poll(() => segments.length, { timeout: 5000 }).toBeGreaterThan(5);
+    c.ws.send(JSON.stringify({ type: 'user_text', text: 'with ambience' }));
+    expect((await c.next('message', (m) => m.role === 'assistant')).text).toBe('echo: with ambience');
     c.ws.close();
   });
 
