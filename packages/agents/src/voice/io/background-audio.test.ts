@@ -172,6 +172,46 @@ describe('BackgroundAudio', () => {
     expect(() => quiet.background.setVolume('thinking', 0.5)).toThrow(/no thinking sound/);
   });
 
+  it('plays a clip of its own: exact at the sink rate, downmixed and resampled otherwise', async () => {
+    // 10 ms up, 10 ms down at 16 kHz: a 50 Hz square.
+    const square = new Int16Array(320).map((_, i) => (i < 160 ? 8000 : -8000));
+    const own = setup({
+      ambient: { clip: new AudioFrame(square, RATE, 1, 320), volume: 0.5 },
+      ambientFadeInMs: 0,
+    });
+    await own.clock.advance(60);
+    const played = own.sink.frames.flatMap((c) => Array.from(c.frame.data));
+    expect(played).toEqual([...square, ...square, ...square].map((v) => v / 2));
+
+    const stereo48k = new Int16Array(2 * 4800).map((_, i) => (i % 2 === 0 ? 6000 : 2000));
+    const other = setup({
+      ambient: { clip: new AudioFrame(stereo48k, 48_000, 2, 4800), volume: 1 },
+      ambientFadeInMs: 0,
+    });
+    await other.clock.advance(200);
+    const samples = other.sink.frames.flatMap((c) => Array.from(c.frame.data));
+    expect(samples).toHaveLength(3200);
+    // Mono at 16 kHz, the mean of the channels (away from the loop's edges, where the resampler rings).
+    expect(samples.slice(200, 1400).every((v) => Math.abs(v - 4000) <= 40)).toBe(true);
+  });
+
+  it('checks its options', () => {
+    const clock = new VirtualClock({ autoAdvance: false });
+    const session = new AgentSession({ clock });
+    expect(() => new BackgroundAudio(session, { ambient: { volume: 2 } })).toThrow(RangeError);
+    expect(() => new BackgroundAudio(session, { thinkingFadeOutMs: -1 })).toThrow(/thinkingFadeOutMs/);
+    expect(() => new BackgroundAudio(session, { frameMs: 1000 })).toThrow(/frameMs/);
+    expect(() => new BackgroundAudio(session, { sampleRate: 100 })).toThrow(/sampleRate/);
+    expect(() => new BackgroundAudio(session, { ambient: { clip: AudioFrame.silence(RATE, 1, 0) } })).toThrow(
+      /at least one sample/,
+    );
+    const background = new BackgroundAudio(session, { thinking: true });
+    background.wrap(new NullAudioOutput(clock));
+    expect(() => background.wrap(new NullAudioOutput(clock))).toThrow(/once/);
+    background.close();
+    expect(() => new BackgroundAudio(session).wrap(new NullAudioOutput(clock))).not.toThrow();
+  });
+
   it('never delays speech: frames reach the sink at once, in order, with the ambient under them', async () => {
     const { clock, sink, output } = setup({ ambient: { volume: 0.5 }, ambientFadeInMs: 0 });
     const events: string[] = [];
