@@ -177,6 +177,8 @@ describe.skipIf(!available)('playground in headless Chromium', () => {
     expect(await page.textContent('#transcript')).toContain('s of speech)');
     expect(consoleErrors, consoleErrors.join('\n')).toEqual([]);
     await page.close();
+    // The server ends the tab's job once its socket closes; the next test counts sessions from zero.
+    await expect.poll(() => playground.activeSessions, { timeout: 15_000 }).toBe(0);
   }, 180_000);
 
   it('serves several tabs at once, says when the microphone is denied, and reconnects after a drop', async () => {
