@@ -96,6 +96,18 @@ export {
 export type { RunOptions } from './voice/session/text-run.js';
 export type { SessionInput, SessionOutput } from './voice/io/session-io.js';
 export {
+  BackgroundAudio,
+  type BackgroundAudioOptions,
+  type BackgroundAudioSession,
+  type BackgroundSound,
+  type BackgroundSoundName,
+} from './voice/io/background-audio.js';
+export {
+  synthesizedHum,
+  synthesizedTicks,
+  type SynthesizedClipOptions,
+} from './voice/io/synthesized-clips.js';
+export {
   AgentSession,
   type AgentSessionOptions,
   type GenerateReplyOptions,

@@ -177,6 +177,8 @@ describe.skipIf(!available)('playground in headless Chromium', () => {
     expect(await page.textContent('#transcript')).toContain('s of speech)');
     expect(consoleErrors, consoleErrors.join('\n')).toEqual([]);
     await page.close();
+    // The server ends the tab's job once its socket closes; the next test counts sessions from zero.
+    await expect.poll(() => playground.activeSessions, { timeout: 15_000 }).toBe(0);
   }, 180_000);
 
   it('serves several tabs at once, says when the microphone is denied, and reconnects after a drop', async () => {
@@ -210,6 +212,18 @@ describe.skipIf(!available)('playground in headless Chromium', () => {
     await a.click('#text-send');
     await waitFor(a, 'the typed turn', has('message', "e.role === 'user' && e.text === 'hello from tab A'"));
     await waitFor(a, 'the reply playing in tab A', has('playback_started'));
+    // The typed line and the reply, as it becomes audible, are in the transcript; the box is empty again.
+    await waitFor(
+      a,
+      'the reply in the transcript',
+      `document.querySelector('#transcript li.agent')?.textContent.startsWith('Tomorrow looks')`,
+    );
+    expect(await a.textContent('#transcript li.user')).toBe('hello from tab A');
+    expect(await a.inputValue('#text-input')).toBe('');
+    // Enter sends too: the form submits without the button.
+    await a.fill('#text-input', '   ');
+    await a.press('#text-input', 'Enter');
+    expect(await a.locator('#transcript li.user').count()).toBe(1);
     expect((await events(b)).filter((e) => e.kind === 'message')).toEqual([]);
 
     // A dropped socket shows a notice and comes back as a new session; the server ends the old one.

@@ -1,4 +1,4 @@
-import { Agent, AgentSession, defineAgent, type LLM, silentLogger } from '@voxwire/agents';
+import { Agent, AgentSession, BackgroundAudio, defineAgent, type LLM, silentLogger } from '@voxwire/agents';
 import { SPECIFICATION_VERSION } from '@voxwire/agents/provider-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -109,6 +109,70 @@ describe('playground server', () => {
     expect(playground.activeSessions).toBe(1);
     b.ws.close();
     await expect.poll(() => playground?.activeSessions).toBe(0);
+  });
+
+  it('answers typed lines as user turns in text, beside the microphone', async () => {
+    playground = await startPlayground({ agent, logger: silentLogger });
+    const c = await connect(playground);
+    // Typed before the session exists: nothing to answer it, and nothing breaks.
+    c.ws.send(JSON.stringify({ type: 'user_text', text: 'too early' }));
+    c.ws.send(JSON.stringify({ type: 'hello', protocol: 1, sampleRate: 16000 }));
+    await c.next('ready');
+    // Blank lines and malformed texts are dropped; the line is trimmed and capped at 2000 characters.
+    c.ws.send(JSON.stringify({ type: 'user_text', text: '   ' }));
+    c.ws.send(JSON.stringify({ type: 'user_text', text: 42 }));
+    c.ws.send(JSON.stringify({ type: 'user_text', text: `  ${'a'.repeat(2500)}  ` }));
+    const user = await c.next('message', (m) => m.role === 'user');
+    expect(user.text).toBe('a'.repeat(2000));
+    const reply = await c.next('message', (m) => m.role === 'assistant');
+    expect(reply).toMatchObject({ text: `echo: ${'a'.repeat(2000)}`, interrupted: false });
+    // The reply reaches the transcript as it becomes audible (the page's agent line), then ends.
+    await c.next('agent_text_end');
+    const pieces = c.messages.filter((m) => m.type === 'agent_text').map((m) => m.text);
+    expect(pieces.join('')).toBe(`echo: ${'a'.repeat(2000)}`);
+    c.ws.send(JSON.stringify({ type: 'user_text', text: 'second line' }));
+    expect(
+      (await c.next('message', (m) => m.role === 'assistant' && m.text === 'echo: second line')).type,
+    ).toBe('message');
+    const users = c.messages.filter((m) => m.type === 'message' && m.role === 'user').map((m) => m.text);
+    expect(users).toEqual(['a'.repeat(2000), 'second line']);
+    expect(c.messages.some((m) => m.type === 'message' && m.text === 'too early')).toBe(false);
+    c.ws.close();
+  });
+
+  it('carries BackgroundAudio wrapped around the page output, and typed turns still answer', async () => {
+    const withBackground = defineAgent({
+      async entry(ctx) {
+        const session = new AgentSession({ llm: echoLLM });
+        const io = ctx.connect(session);
+        io.output.audio = new BackgroundAudio(session, { ambient: { volume: 0.2 } }).wrap(io.output.audio!);
+        await session.start({ agent: new Agent({ instructions: '' }), ...io });
+      },
+    });
+    playground = await startPlayground({ agent: withBackground, logger: silentLogger });
+    const c = await connect(playground);
+    const segments: number[] = [];
+    c.ws.on('message', (data, binary) => {
+      if (binary) segments.push((data as Buffer).readUInt32LE(0));
+    });
+    c.ws.send(JSON.stringify({ type: 'hello', protocol: 1, sampleRate: 16000 }));
+    await c.next('ready');
+    await expect.poll(() => segments.length, { timeout: 5000 }).toBeGreaterThan(5);
+    c.ws.send(JSON.stringify({ type: 'user_text', text: 'with ambience' }));
+    expect((await c.next('message', (m) => m.role === 'assistant')).text).toBe('echo: with ambience');
+    c.ws.close();
+  });
+
+  it('takes typed lines only over a socket that passed the Host, Origin and secret checks', async () => {
+    playground = await startPlayground({ agent, logger: silentLogger });
+    for (const [headers, query] of [
+      [{ Origin: 'https://evil.example' }, `?token=${playground.token}`],
+      [{ Host: 'evil.example' }, `?token=${playground.token}`],
+      [{}, '?token=wrong'],
+    ] as const) {
+      await expect(connect(playground, headers, query)).rejects.toThrow(/40[13]/);
+    }
+    expect(playground.activeSessions).toBe(0);
   });
 
   it('refuses other origins and tabs beyond the limit', async () => {
