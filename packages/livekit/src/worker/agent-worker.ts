@@ -31,11 +31,7 @@ import { WorkerMetrics } from './metrics.js';
 import { CpuLoadMonitor, defaultLoad, type WorkerLoadInfo } from './load.js';
 import { EventLoopWatchdog } from './stall-watchdog.js';
 import { type AgentWorkerOptions, DEFAULT_RECONNECT_POLICY, resolveCredentials } from './options.js';
-import {
-  decodeServerMessage,
-  encodeWorkerMessage,
-  type WorkerMessageBody,
-} from './protocol.js';
+import { decodeServerMessage, encodeWorkerMessage, type WorkerMessageBody } from './protocol.js';
 import { JobProcessPool } from './process-pool.js';
 import { registrationMessage } from './registration.js';
 import { describe, type JobHandle, type JobOutcome, RunningJob } from './running-job.js';
