@@ -2,6 +2,7 @@ import {
   type Agent,
   AgentSession,
   type ChatItem,
+  resolveDeadlines,
   resolveTurnHandling,
   type SpeechHandle,
   VirtualClock,
@@ -63,6 +64,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
   const s = scenario.session ?? {};
   const frameMs = scenario.frameMs ?? 20;
   const users = scenario.user ?? [];
+  const deadlines = resolveDeadlines(s);
   const config: SimConfig = {
     frameMs,
     vad: {
@@ -72,7 +74,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
     },
     turnHandling: resolveTurnHandling(s.turnHandling),
     interruptedPlayoutTimeoutMs: s.interruptedPlayoutTimeout ?? 1000,
-    playoutWatchdogSlackMs: s.playoutWatchdogSlack ?? 2000,
+    playoutWatchdogSlackMs: deadlines.playoutGraceMs,
     closeTimeoutMs: s.closeTimeout ?? 5000,
     userAwayTimeoutMs: s.userAwayTimeout === undefined ? 15000 : s.userAwayTimeout,
     output: {
@@ -82,6 +84,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
       neverFinish: scenario.output?.neverFinish ?? false,
     },
     tts: { msPerChar: scenario.tts?.msPerChar ?? 60 },
+    deadlines,
   };
   recorder.sim({ type: 'sim_config', config, scenario: scenario.name, seed });
 
@@ -132,6 +135,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
       : {}),
     interimDelayMs: j(scenario.stt?.interimDelayMs, 150),
     speechEvents: scenario.stt?.speechEvents ?? false,
+    onStall: () => recorder.sim({ type: 'provider_stall', target: 'stt' }),
     onFrame: (code) => {
       const silenced = inputCode !== undefined && code === undefined ? inputCode : undefined;
       if (silenced !== undefined && sttSilenced === undefined)
@@ -155,7 +159,9 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
       recorder.sim(
         e.type === 'tool_call'
           ? { type: 'llm_tool_call', callId: e.callId, name: e.name, speechId: holder }
-          : { type: 'llm_error', message: e.message },
+          : e.type === 'stall'
+            ? { type: 'provider_stall', target: 'llm' }
+            : { type: 'llm_error', message: e.message },
       ),
   });
   const tts = new FakeTTS({
@@ -169,7 +175,9 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
       recorder.sim(
         e.type === 'synthesis'
           ? { type: 'tts_synthesis', text: e.text }
-          : { type: 'tts_error', message: e.message },
+          : e.type === 'stall'
+            ? { type: 'provider_stall', target: 'tts' }
+            : { type: 'tts_error', message: e.message },
       ),
   });
   const turnDetector = scenario.turnDetector
@@ -210,7 +218,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
     userAwayTimeout: config.userAwayTimeoutMs,
     closeTimeout: config.closeTimeoutMs,
     interruptedPlayoutTimeout: config.interruptedPlayoutTimeoutMs,
-    playoutWatchdogSlack: config.playoutWatchdogSlackMs,
+    ...deadlines,
     onTrace,
     ids: createIdGenerator(),
   });
@@ -282,6 +290,18 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
           break;
         case 'bad_frame':
           input.injectBadFrame();
+          break;
+        case 'llm_stall':
+          llm.stall(durationMs);
+          break;
+        case 'tts_stall':
+          tts.stall(durationMs);
+          break;
+        case 'stt_stall':
+          stt.stall(durationMs);
+          break;
+        case 'capture_stall':
+          output.stallCaptures(durationMs);
           break;
       }
     });

@@ -27,6 +27,11 @@ export interface InputPipelineDeps {
   reporter: Pick<SessionReporter, 'trace' | 'error' | 'problem'>;
   /** Turns the STT into a live stream at a rate it accepts; the session's own by default. */
   sttOpener?: Pick<SttStreamOpener, 'open'>;
+  /**
+   * How long an STT stream given speech (as the VAD hears it) may stay without any event before it is
+   * restarted. Default: no deadline.
+   */
+  sttResponseTimeoutMs?: number;
 }
 
 const RESTART_INITIAL_DELAY_MS = 100;
@@ -57,6 +62,8 @@ export class InputPipeline {
   /** Sample rate and channel count of the last good frame, to notice a change of format. */
   private format: { sampleRate: number; channels: number } | undefined;
   private readonly sttOpener: Pick<SttStreamOpener, 'open'>;
+  /** Starts of speech the VAD heard while the STT heard the user: the STT owes an answer for each. */
+  private sttSpeechStarts = 0;
 
   constructor(private readonly deps: InputPipelineDeps) {
     this.sttOpener = deps.sttOpener ?? new SttStreamOpener(deps.clock);
@@ -221,7 +228,11 @@ export class InputPipeline {
             signal: this.controller.signal,
             onProblem: (problem) => this.deps.reporter.problem('vad', problem),
           }),
-        (event) => this.deps.listener.vadEvent(event),
+        (event) => {
+          // Silence fed in place of the user's audio owes no answer.
+          if (event.type === 'start_of_speech' && !this.sttMustHearSilence()) this.sttSpeechStarts++;
+          this.deps.listener.vadEvent(event);
+        },
         'vad',
       ),
     );
@@ -241,6 +252,15 @@ export class InputPipeline {
             signal: this.controller.signal,
             onProblem: (problem) => this.deps.reporter.problem('stt', problem),
             ...(language ? { language } : {}),
+            ...(this.deps.sttResponseTimeoutMs !== undefined
+              ? {
+                  responseDeadline: {
+                    clock: this.deps.clock,
+                    timeoutMs: this.deps.sttResponseTimeoutMs,
+                    speechStarts: () => this.sttSpeechStarts,
+                  },
+                }
+              : {}),
           }),
         (event) => this.deps.listener.sttEvent(event),
         'stt',

@@ -1,10 +1,10 @@
 import type { AudioFrame } from '../../audio/audio-frame.js';
 import { STTStreamAdapter } from '../../adapters/stt-stream-adapter.js';
-import { VoxwireError } from '../../errors.js';
+import { APITimeoutError, VoxwireError } from '../../errors.js';
 import type { ProviderCallOptions } from '../../providers/common.js';
 import type { BatchSTT, STT, STTEvent, STTStream } from '../../providers/stt.js';
 import type { VAD } from '../../providers/vad.js';
-import type { Clock } from '../../time/clock.js';
+import type { Clock, TimerHandle } from '../../time/clock.js';
 import { SttInputFormat } from './stt-input-format.js';
 
 /** A recognizer that only handles finished utterances was given without a VAD to cut them. */
@@ -14,6 +14,14 @@ export class MissingVADError extends VoxwireError {
 
 export interface SttOpenOptions extends ProviderCallOptions {
   language?: string;
+  /**
+   * A stream given speech must answer it. `speechStarts()` counts the starts of speech the VAD heard
+   * while the STT heard the user; after a new one, the stream must report something within `timeoutMs`,
+   * and after an interim (or its own start of speech) the rest, until a final transcript or its end of
+   * speech settles the utterance. Otherwise it fails with a retryable `APITimeoutError` and the session
+   * restarts it. Silence owes nothing, so a quiet room never trips it.
+   */
+  responseDeadline?: { clock: Clock; timeoutMs: number; speechStarts: () => number };
 }
 
 /**
@@ -33,10 +41,12 @@ export class SttStreamOpener {
       );
     }
     const streaming = stt.kind === 'streaming' ? stt : this.adapterFor(stt, vad!);
+    const { responseDeadline, ...streamOptions } = options;
     return new FormattedSttStream(
-      (sampleRate) => streaming.stream({ ...options, sampleRate }),
+      (sampleRate) => streaming.stream({ ...streamOptions, sampleRate }),
       stt,
       options.signal,
+      responseDeadline,
     );
   }
 
@@ -63,6 +73,11 @@ class FormattedSttStream implements STTStream {
   private closed = false;
   private readonly opened: Promise<void>;
   private resolveOpened!: () => void;
+  /** Pending while the stream owes an answer for speech it was given (see `responseDeadline`). */
+  private answerTimer: TimerHandle | undefined;
+  private speechStartsSeen: number;
+  private readonly stalled: Promise<never>;
+  private failStalled!: (error: unknown) => void;
 
   private readonly onAbort = (): void => void this.close();
 
@@ -70,10 +85,17 @@ class FormattedSttStream implements STTStream {
     private readonly openInner: (sampleRate: number) => STTStream,
     private readonly stt: STT,
     private readonly signal: AbortSignal | undefined,
+    private readonly responseDeadline: SttOpenOptions['responseDeadline'],
   ) {
     this.opened = new Promise((resolve) => {
       this.resolveOpened = resolve;
     });
+    this.stalled = new Promise<never>((_, reject) => {
+      this.failStalled = reject;
+    });
+    this.stalled.catch(() => {});
+    // Speech that began before this stream was opened is not this stream's debt.
+    this.speechStartsSeen = responseDeadline?.speechStarts() ?? 0;
     // Until the first frame no provider stream listens to the signal; this one must end on abort too.
     signal?.addEventListener('abort', this.onAbort, { once: true });
   }
@@ -93,6 +115,32 @@ class FormattedSttStream implements STTStream {
       this.resolveOpened();
     }
     for (const piece of this.format!.convert(frame)) this.inner.pushFrame(piece);
+    const starts = this.responseDeadline?.speechStarts() ?? 0;
+    if (starts !== this.speechStartsSeen) {
+      this.speechStartsSeen = starts;
+      if (!this.answerTimer) this.expectAnswer();
+    }
+  }
+
+  /** (Re)arms the answer deadline: the stream owes an event within the timeout. */
+  private expectAnswer(): void {
+    const deadline = this.responseDeadline;
+    this.answered();
+    if (!deadline || !Number.isFinite(deadline.timeoutMs)) return;
+    this.answerTimer = deadline.clock.setTimer(deadline.timeoutMs, () => {
+      this.failStalled(
+        new APITimeoutError(
+          `${this.stt.label}: no answer within ${deadline.timeoutMs} ms of being given speech`,
+        ),
+      );
+      // The stalled connection is released now; the session opens a new stream.
+      void this.inner?.close().catch(() => {});
+    });
+  }
+
+  private answered(): void {
+    this.answerTimer?.cancel();
+    this.answerTimer = undefined;
   }
 
   /** Before the first frame nothing was heard, so there is nothing to finalize. */
@@ -113,6 +161,7 @@ class FormattedSttStream implements STTStream {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.answered();
     this.signal?.removeEventListener('abort', this.onAbort);
     this.resolveOpened();
     await this.inner?.close();
@@ -122,6 +171,27 @@ class FormattedSttStream implements STTStream {
     await this.opened;
     if (this.openError !== undefined) throw this.openError;
     if (!this.inner) return;
-    yield* this.inner;
+    const events = this.inner[Symbol.asyncIterator]();
+    let finished = false;
+    try {
+      for (;;) {
+        const next = events.next();
+        next.catch(() => {});
+        const result = await Promise.race([next, this.stalled]);
+        if (result.done) {
+          finished = true;
+          return;
+        }
+        const type = result.value.type;
+        // A hypothesis or a start of speech promises the rest of the utterance; a final settles it.
+        if (this.answerTimer && (type === 'interim_transcript' || type === 'start_of_speech'))
+          this.expectAnswer();
+        else this.answered();
+        yield result.value;
+      }
+    } finally {
+      this.answered();
+      if (!finished) void Promise.resolve(events.return?.()).catch(() => {});
+    }
   }
 }

@@ -13,6 +13,7 @@ import type { Agent } from '../agent/agent.js';
 import type { AgentTask } from '../agent/agent-task.js';
 import type { AudioInput, AudioOutput, TextOutput } from '../../providers/audio-io.js';
 import { type TurnHandlingOptions, resolveTurnHandling } from './options.js';
+import { resolveDeadlines, type SessionDeadlines } from './deadlines.js';
 import type { RunContext } from '../tools/run-context.js';
 import type { AgentState, ErrorSource, SessionEvents } from './session-events.js';
 import { SessionRuntime } from './session-runtime.js';
@@ -38,8 +39,30 @@ export interface AgentSessionOptions<UserData = unknown> {
   closeTimeout?: number;
   /** How long an interrupted segment may take to report that playback stopped. Default 1000 ms. */
   interruptedPlayoutTimeout?: number;
-  /** Slack on top of a segment's duration before a sink that never reports playback is given up on. */
+  /** @deprecated Use `playoutGraceMs`. */
   playoutWatchdogSlack?: number;
+  /**
+   * Slack on top of the audio's own duration (counted from its first frame, pauses excluded) for the
+   * audio output: a `captureFrame` that has not returned, or a playback-finished report that has not come,
+   * by then is given up on (an `audio_output` error) and the agent listens again. Default 2000.
+   */
+  playoutGraceMs?: number;
+  /** Longest wait for the first chunk of a reply step from the LLM, in ms. Default 15000. */
+  llmFirstChunkTimeoutMs?: number;
+  /** Longest gap between two chunks of a streaming LLM reply, in ms. Default 10000. */
+  llmChunkTimeoutMs?: number;
+  /** Longest wait for a synthesis's first audio after its first text, in ms. Default 10000. */
+  ttsFirstAudioTimeoutMs?: number;
+  /**
+   * Longest gap in a synthesis's audio, counted only while the TTS owes audio (text or the end of input
+   * reached it since its last audio), in ms. Default 5000.
+   */
+  ttsAudioTimeoutMs?: number;
+  /**
+   * Longest an STT stream may stay silent (no event at all) after it was given speech the VAD heard, in
+   * ms; it is then restarted with a recoverable `stt` error. Needs a VAD. Default 10000.
+   */
+  sttResponseTimeoutMs?: number;
   /** Language hint for STT and the turn detector (BCP-47). */
   language?: string;
   /** Receives fine-grained records of what the session does (see `TraceRecord`). */
@@ -80,6 +103,8 @@ export class AgentSession<UserData = unknown> extends TypedEmitter<SessionEvents
   readonly clock: Clock;
   readonly options: Readonly<AgentSessionOptions<UserData>>;
   readonly turnHandling: TurnHandlingOptions;
+  /** @internal What the session waits for, and how long (resolved from the options). */
+  readonly deadlines: SessionDeadlines;
   /** Everything said and done in the conversation, across agents. */
   readonly history = new ChatContext();
   userData: UserData;
@@ -94,6 +119,7 @@ export class AgentSession<UserData = unknown> extends TypedEmitter<SessionEvents
     this.options = options;
     this.clock = options.clock ?? realClock();
     this.turnHandling = resolveTurnHandling(options.turnHandling);
+    this.deadlines = resolveDeadlines(options);
     this.userData = options.userData as UserData;
     this.ids = options.ids ?? createIdGenerator();
     const maxToolSteps = options.maxToolSteps ?? 3;

@@ -115,6 +115,7 @@ export class SessionRuntime {
       playback: activity,
       listener: router,
       reporter,
+      sttResponseTimeoutMs: session.deadlines.sttResponseTimeoutMs,
     });
 
     // Speaking: a speech runs its steps through the scheduler and plays them out.
@@ -141,13 +142,17 @@ export class SessionRuntime {
           textOutput: this.textOutput,
           gate,
           interruptedPlayoutTimeoutMs: session.options.interruptedPlayoutTimeout ?? 1000,
-          playoutWatchdogSlackMs: session.options.playoutWatchdogSlack ?? 2000,
+          playoutGraceMs: session.deadlines.playoutGraceMs,
           policy,
           activity,
           metrics,
           reporter,
           speakingRate: new SpeakingRate(),
-          tts: new TtsStreamOpener((problem) => reporter.problem('tts', problem)),
+          tts: new TtsStreamOpener((problem) => reporter.problem('tts', problem), {
+            clock,
+            firstAudioTimeoutMs: session.deadlines.ttsFirstAudioTimeoutMs,
+            audioTimeoutMs: session.deadlines.ttsAudioTimeoutMs,
+          }),
         },
         maxToolSteps: session.options.maxToolSteps ?? 3,
         agents,

@@ -14,7 +14,7 @@ import type { SpeechScheduler } from './speech-scheduler.js';
 import { type ToolCallResult, ToolRunner } from '../tools/tool-runner.js';
 import type { AgentSession } from '../session/agent-session.js';
 import { tagErrorSource } from '../session/error-source.js';
-import { untilAborted } from '../../utils/abortable.js';
+import { withIdleTimeout } from '../../provider-utils/idle-timeout.js';
 import type { IdGenerator } from '../../utils/ids.js';
 import type { ActiveAgent } from '../agent/active-agent.js';
 import type { AgentTransitions } from '../agent/agent-transitions.js';
@@ -216,14 +216,28 @@ async function generate(
   deps.activity.generationStarted(handle);
   try {
     const tools = llm.supportsToolCalls ? toolDefinitions(agent.tools) : [];
-    const stream = llm.chat({
-      messages: toLLMMessages(chatCtx),
-      ...(tools.length > 0 ? { tools } : {}),
-      ...(toolChoice !== undefined ? { toolChoice } : {}),
-      signal,
-      onProblem: (problem) => deps.session.reportError('llm', new ProviderProblemError(problem), true),
-    });
-    for await (const part of untilAborted(stream, signal)) {
+    const messages = toLLMMessages(chatCtx);
+    const { llmFirstChunkTimeoutMs, llmChunkTimeoutMs } = deps.session.deadlines;
+    // A model that stops sending (before its first chunk or mid-reply) fails the step with a timeout,
+    // even when it ignores its abort signal; the wait for the text channel does not count.
+    const stream = withIdleTimeout(
+      (callSignal) =>
+        llm.chat({
+          messages,
+          ...(tools.length > 0 ? { tools } : {}),
+          ...(toolChoice !== undefined ? { toolChoice } : {}),
+          signal: callSignal,
+          onProblem: (problem) => deps.session.reportError('llm', new ProviderProblemError(problem), true),
+        }),
+      {
+        clock: deps.clock,
+        firstItemTimeoutMs: llmFirstChunkTimeoutMs,
+        idleTimeoutMs: llmChunkTimeoutMs,
+        signal,
+        label: llm.label,
+      },
+    );
+    for await (const part of stream) {
       if (ttft === undefined && (part.type === 'text_delta' || part.type === 'tool_call')) {
         ttft = deps.clock.now() - startedAt;
       }

@@ -1,9 +1,9 @@
 import type { AudioFrame } from '../../audio/audio-frame.js';
 import { AudioResampler } from '../../audio/resampler.js';
-import { isAbortError } from '../../errors.js';
+import { AudioOutputTimeoutError, isAbortError } from '../../errors.js';
 import type { TTS } from '../../providers/tts.js';
 import type { Clock } from '../../time/clock.js';
-import { raceAbort, untilAborted, waitAtMost } from '../../utils/abortable.js';
+import { untilAborted, waitAtMost } from '../../utils/abortable.js';
 import type { AudioOutput, TextOutput } from '../../providers/audio-io.js';
 import type { ActivityState } from '../session/activity-state.js';
 import { tagErrorSource } from '../session/error-source.js';
@@ -11,6 +11,7 @@ import type { ErrorSource } from '../session/session-events.js';
 import type { LatencyMetrics } from '../session/latency-metrics.js';
 import type { SessionReporter } from '../session/session-reporter.js';
 import type { InterruptionPolicy } from '../turn/interruption-policy.js';
+import { AudioDue } from './audio-due.js';
 import type { PlayoutGate } from './playout-gate.js';
 import type { SpeechHandle } from './speech-handle.js';
 import { type SpeakingRate, TranscriptSync } from './transcript-sync.js';
@@ -23,8 +24,11 @@ export interface PlayoutDeps {
   gate: PlayoutGate;
   /** How long an interrupted segment may take to report that playback stopped. */
   interruptedPlayoutTimeoutMs: number;
-  /** Slack on top of the audio's own duration before a silent sink is given up on. */
-  playoutWatchdogSlackMs: number;
+  /**
+   * Slack on top of the audio's own duration (from its first frame, pauses excluded) before a sink that
+   * does not take a frame or does not report the end of playout is given up on.
+   */
+  playoutGraceMs: number;
   /** Last chance to hold a frame back: the user may be speaking. */
   policy: Pick<InterruptionPolicy, 'onFrameReady'>;
   /** The agent speaks from the first frame on. */
@@ -84,6 +88,7 @@ export async function playSpeechStep(
   const output = deps.audioOutput;
   let sentMs = 0;
   let sentFrames = 0;
+  const due = new AudioDue(deps.clock, deps.gate);
   let streamError: unknown;
   let resampler: AudioResampler | undefined;
   // Frames go out at the sink's rate; the resampler keeps its filter state across the step's frames.
@@ -135,10 +140,22 @@ export async function playSpeechStep(
       deps.policy.onFrameReady(handle);
       await deps.gate.waitOpen(signal);
       if (!output) break;
+      due.frameSent(frame.durationMs);
+      let accepted: { value: unknown } | undefined;
       try {
-        await raceAbort(output.captureFrame(frame), signal);
+        // A sink with a full buffer takes the frame once the audio ahead of it has played: one that
+        // still has not by then (and a grace) is broken, and the step ends.
+        accepted = await due.waitFor(output.captureFrame(frame), deps.playoutGraceMs, signal);
       } catch (error) {
         throw tagErrorSource(error, 'audio_output');
+      }
+      if (!accepted) {
+        throw tagErrorSource(
+          new AudioOutputTimeoutError(
+            `audio output did not take a frame of ${handle.id} within ${deps.playoutGraceMs} ms of when its audio was due`,
+          ),
+          'audio_output',
+        );
       }
       if (sentFrames === 0) {
         deps.activity.playbackStarted(handle);
@@ -180,28 +197,20 @@ export async function playSpeechStep(
 
     if (!signal.aborted && !streamError) {
       output.flush();
-      const waitMs = sentMs + deps.playoutWatchdogSlackMs;
+      // Also ends the sink's own wait when the report never comes, so nothing accrues per speech.
+      const giveUp = new AbortController();
       try {
-        const playout = output.waitForPlayout();
-        // Time spent paused (the user talking) does not count against a sink that stopped reporting:
-        // each time the deadline passes, wait again for the pause time that accrued meanwhile.
-        // Every frame was sent by now, so the audio is due by now + its length + the pauses counted; a
-        // pause that began after that holds nothing back (the user talked after the audio had played).
-        let dueAt = deps.clock.now() + sentMs;
-        let pausedSeen = deps.gate.pausedTotalMs;
-        let finished = await raceAbort(waitAtMost(deps.clock, playout, waitMs), signal);
-        while (finished === undefined) {
-          const extra = deps.gate.pausedTotalMs - pausedSeen;
-          if (extra <= 0 && !deps.gate.paused) break;
-          if ((deps.gate.pausedSinceMs ?? Number.NEGATIVE_INFINITY) > dueAt) break;
-          pausedSeen += extra;
-          dueAt += extra;
-          finished = await raceAbort(waitAtMost(deps.clock, playout, Math.max(extra, 100)), signal);
-        }
+        const finished = await due.waitFor(
+          output.waitForPlayout({ signal: giveUp.signal }),
+          deps.playoutGraceMs,
+          signal,
+        );
         if (finished === undefined) {
           deps.reporter.error(
             'audio_output',
-            new Error(`audio output did not report the end of playout of ${handle.id} within ${waitMs} ms`),
+            new AudioOutputTimeoutError(
+              `audio output did not report the end of playout of ${handle.id} within ${deps.playoutGraceMs} ms of when its audio was due`,
+            ),
             true,
           );
         }
@@ -209,17 +218,25 @@ export async function playSpeechStep(
         return {
           fullText: sync.fullText,
           playedText: sync.fullText,
-          playedMs: finished?.playbackPositionMs ?? sentMs,
+          playedMs: finished?.value.playbackPositionMs ?? sentMs,
           interrupted: false,
           sentAnyAudio: true,
         };
       } catch {
         // Interrupted while the tail was playing: fall through and cut it.
+      } finally {
+        giveUp.abort();
       }
     }
 
     output.clearBuffer();
-    const stopped = await waitAtMost(deps.clock, output.waitForPlayout(), deps.interruptedPlayoutTimeoutMs);
+    const giveUp = new AbortController();
+    const stopped = await waitAtMost(
+      deps.clock,
+      output.waitForPlayout({ signal: giveUp.signal }),
+      deps.interruptedPlayoutTimeoutMs,
+    ).catch(() => undefined);
+    giveUp.abort();
     const playedMs = Math.min(sentMs, stopped?.playbackPositionMs ?? sentMs);
     sync.revealUntil(playedMs);
     deps.textOutput?.flush();
