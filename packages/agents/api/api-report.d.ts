@@ -128,6 +128,13 @@ declare class SpeechInterruptedError extends VoxwireError {
     name: string;
     constructor(message?: string);
 }
+/**
+ * The audio output did not take a frame, or did not report the end of playout, by the time the audio
+ * was due to have played plus the session's `playoutGraceMs`.
+ */
+declare class AudioOutputTimeoutError extends VoxwireError {
+    name: string;
+}
 /** Audio that cannot be used as given (wrong rate, channel count, or malformed buffer). */
 declare class InvalidAudioError extends VoxwireError {
     name: string;
@@ -1229,8 +1236,14 @@ interface AudioOutput {
     clearBuffer(): void;
     pause(): void;
     resume(): void;
-    /** Resolves when the last ended segment has finished playing (or was cleared). */
-    waitForPlayout(): Promise<PlaybackFinished>;
+    /**
+     * Resolves when the last ended segment has finished playing (or was cleared). When `signal` aborts
+     * first, rejects with its reason and forgets the wait: the session gives up on a sink that never
+     * reports, and such a wait must not be kept.
+     */
+    waitForPlayout(options?: {
+        signal?: AbortSignal;
+    }): Promise<PlaybackFinished>;
     /** Subscribes to playback start/finish of segments; returns an unsubscribe function. */
     onPlayback(listener: (event: PlaybackEvent) => void): () => void;
 }
@@ -1425,8 +1438,30 @@ interface AgentSessionOptions<UserData = unknown> {
     closeTimeout?: number;
     /** How long an interrupted segment may take to report that playback stopped. Default 1000 ms. */
     interruptedPlayoutTimeout?: number;
-    /** Slack on top of a segment's duration before a sink that never reports playback is given up on. */
+    /** @deprecated Use `playoutGraceMs`. */
     playoutWatchdogSlack?: number;
+    /**
+     * Slack on top of the audio's own duration (counted from its first frame, pauses excluded) for the
+     * audio output: a `captureFrame` that has not returned, or a playback-finished report that has not come,
+     * by then is given up on (an `audio_output` error) and the agent listens again. Default 2000.
+     */
+    playoutGraceMs?: number;
+    /** Longest wait for the first chunk of a reply step from the LLM, in ms. Default 15000. */
+    llmFirstChunkTimeoutMs?: number;
+    /** Longest gap between two chunks of a streaming LLM reply, in ms. Default 10000. */
+    llmChunkTimeoutMs?: number;
+    /** Longest wait for a synthesis's first audio after its first text, in ms. Default 10000. */
+    ttsFirstAudioTimeoutMs?: number;
+    /**
+     * Longest gap in a synthesis's audio, counted only while the TTS owes audio (text or the end of input
+     * reached it since its last audio), in ms. Default 5000.
+     */
+    ttsAudioTimeoutMs?: number;
+    /**
+     * Longest an STT stream may stay silent (no event at all) after it was given speech the VAD heard, in
+     * ms; it is then restarted with a recoverable `stt` error. Needs a VAD. Default 10000.
+     */
+    sttResponseTimeoutMs?: number;
     /** Language hint for STT and the turn detector (BCP-47). */
     language?: string;
     /** Receives fine-grained records of what the session does (see `TraceRecord`). */
@@ -1723,4 +1758,26 @@ declare class VirtualClock implements Clock {
     private pop;
 }
 
-export { APIConnectionError, APIError, APIStatusError, APITimeoutError, type AddMessageOptions, Agent, type AgentDefinition, type AgentDefinitionInit, type AgentHandoff, type AgentOptions, AgentSession, type AgentSessionOptions, type AgentState, AgentTask, AllProvidersFailedError, type AnyTool, AudioFrame, type AudioFrameLike, type AudioInput, type AudioOutput, type AvailabilityChangedEvent, type ChatContent, ChatContext, type ChatItem, type ChatMessage, type ChatRole, type Clock, type CommittedTurn, type CopyOptions, type ErrorSource, type FallbackAdapterEvents, type FallbackAdapterOptions, type FunctionCall, type FunctionCallOutput, type GenerateReplyOptions, type ImageContent, type InterruptReason, InvalidAudioError, type JSONSchema, Job, type JobContext, type JobNotice, type JobOptions, type JobTransport, type LLM, LLMFallbackAdapter, type LLMFallbackAdapterOptions, type LogLevel, type Logger, type LoggerOptions, MissingProviderError, MissingVADError, type NoticeLevel, type ProviderAvailability, ProviderProblemError, RealClock, RunContext, type STT, STTFallbackAdapter, type STTFallbackAdapterOptions, type SayOptions, SessionClosedError, type SessionEvents, type SessionIO, type SessionMetrics, SessionNotStartedError, type SessionStartOptions, SpeechDeadlockError, SpeechHandle, SpeechInterruptedError, SpeechInterruptedReason, type SpeechOutcome, SpeechPriority, StopResponse, type TTS, TTSFallbackAdapter, type TTSFallbackAdapterOptions, TaskContextError, type TextOutput, type TimedTraceRecord, type TimerHandle, type Tool, ToolError, type ToolOptions, type TraceRecord, type TraceSink, type TurnDetector, type TurnHandlingOptions, type UserState, type VAD, VirtualClock, type VirtualClockOptions, VoxwireError, agentDefinitionFromModule, createLogger, defaultLogger, defaultTurnHandling, defineAgent, isAgentDefinition, messageText, prewarmAgent, realClock, resolveTurnHandling, setDefaultLogger, silentLogger, tool, toolDefinitions };
+/**
+ * How long the session waits for each thing it depends on before it gives up on it. A missed deadline
+ * is an `error` event of the provider's source; the step that waited ends and the session goes on.
+ * All in ms.
+ */
+interface SessionDeadlines {
+    llmFirstChunkTimeoutMs: number;
+    llmChunkTimeoutMs: number;
+    ttsFirstAudioTimeoutMs: number;
+    ttsAudioTimeoutMs: number;
+    sttResponseTimeoutMs: number;
+    playoutGraceMs: number;
+}
+declare const defaultDeadlines: SessionDeadlines;
+/**
+ * The session's deadlines from its options: each one given, else the default. `playoutGraceMs` falls
+ * back on the older `playoutWatchdogSlack`.
+ */
+declare function resolveDeadlines(options: Partial<SessionDeadlines> & {
+    playoutWatchdogSlack?: number | undefined;
+}): SessionDeadlines;
+
+export { APIConnectionError, APIError, APIStatusError, APITimeoutError, type AddMessageOptions, Agent, type AgentDefinition, type AgentDefinitionInit, type AgentHandoff, type AgentOptions, AgentSession, type AgentSessionOptions, type AgentState, AgentTask, AllProvidersFailedError, type AnyTool, AudioFrame, type AudioFrameLike, type AudioInput, type AudioOutput, AudioOutputTimeoutError, type AvailabilityChangedEvent, type ChatContent, ChatContext, type ChatItem, type ChatMessage, type ChatRole, type Clock, type CommittedTurn, type CopyOptions, type ErrorSource, type FallbackAdapterEvents, type FallbackAdapterOptions, type FunctionCall, type FunctionCallOutput, type GenerateReplyOptions, type ImageContent, type InterruptReason, InvalidAudioError, type JSONSchema, Job, type JobContext, type JobNotice, type JobOptions, type JobTransport, type LLM, LLMFallbackAdapter, type LLMFallbackAdapterOptions, type LogLevel, type Logger, type LoggerOptions, MissingProviderError, MissingVADError, type NoticeLevel, type ProviderAvailability, ProviderProblemError, RealClock, RunContext, type STT, STTFallbackAdapter, type STTFallbackAdapterOptions, type SayOptions, SessionClosedError, type SessionDeadlines, type SessionEvents, type SessionIO, type SessionMetrics, SessionNotStartedError, type SessionStartOptions, SpeechDeadlockError, SpeechHandle, SpeechInterruptedError, SpeechInterruptedReason, type SpeechOutcome, SpeechPriority, StopResponse, type TTS, TTSFallbackAdapter, type TTSFallbackAdapterOptions, TaskContextError, type TextOutput, type TimedTraceRecord, type TimerHandle, type Tool, ToolError, type ToolOptions, type TraceRecord, type TraceSink, type TurnDetector, type TurnHandlingOptions, type UserState, type VAD, VirtualClock, type VirtualClockOptions, VoxwireError, agentDefinitionFromModule, createLogger, defaultDeadlines, defaultLogger, defaultTurnHandling, defineAgent, isAgentDefinition, messageText, prewarmAgent, realClock, resolveDeadlines, resolveTurnHandling, setDefaultLogger, silentLogger, tool, toolDefinitions };
