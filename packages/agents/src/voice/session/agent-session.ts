@@ -51,12 +51,12 @@ export interface AgentSessionOptions<UserData = unknown> {
   llmFirstChunkTimeoutMs?: number;
   /** Longest gap between two chunks of a streaming LLM reply, in ms. Default 10000. */
   llmChunkTimeoutMs?: number;
-  /** Longest wait for a synthesis's first audio after its first text, in ms. Default 10000. */
-  ttsFirstAudioTimeoutMs?: number;
   /**
-   * Longest gap in a synthesis's audio, counted only while the TTS owes audio (text or the end of input
-   * reached it since its last audio), in ms. Default 5000.
+   * Longest wait for a synthesis's first audio once it has all its text, in ms (before that it may wait
+   * for more words). Default 10000.
    */
+  ttsFirstAudioTimeoutMs?: number;
+  /** Longest gap in a synthesis's audio once it has all its text, in ms. Default 5000. */
   ttsAudioTimeoutMs?: number;
   /**
    * Longest an STT stream may stay silent (no event at all) after it was given speech the VAD heard, in

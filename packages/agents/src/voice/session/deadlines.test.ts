@@ -15,6 +15,7 @@ import {
 import type { Clock } from '../../time/clock.js';
 import { Agent } from '../agent/agent.js';
 import { NullAudioOutput } from '../io/null-audio-output.js';
+import { resolveDeadlines } from './deadlines.js';
 import type { SessionEvents } from './session-events.js';
 
 type ErrorEvent = SessionEvents['error'];
@@ -108,6 +109,49 @@ class GoingSilentSTT extends FakeSTT {
   }
 }
 
+/** Sends nothing at all for its first request (a model that never starts); then works. */
+class SilentFirstLLM extends FakeLLM {
+  private calls = 0;
+  override async *chat(options: LLMChatOptions): AsyncGenerator<LLMStreamPart> {
+    if (this.calls++ === 0) await new Promise<never>(() => {});
+    yield* super.chat(options);
+  }
+}
+
+/** Streams `parts` with the given pauses before each (a slow but healthy model). */
+class PausingLLM extends FakeLLM {
+  constructor(
+    private readonly clockRef: Clock,
+    private readonly parts: Array<{ afterMs: number; text: string }>,
+  ) {
+    super(clockRef, []);
+  }
+  override async *chat(options: LLMChatOptions): AsyncGenerator<LLMStreamPart> {
+    for (const part of this.parts) {
+      await this.clockRef.sleep(part.afterMs, options.signal);
+      yield { type: 'text_delta', text: part.text };
+    }
+    yield { type: 'finish', reason: 'stop' };
+  }
+}
+
+/** The first stream yields a few frames, then no more (and ignores its signal); later ones work. */
+class StallingTTS extends FakeTTS {
+  private streams = 0;
+  override stream(options: { signal?: AbortSignal } = {}): TTSStream {
+    const inner = super.stream(options);
+    if (this.streams++ > 0) return inner;
+    let yielded = 0;
+    const audio = inner[Symbol.asyncIterator]();
+    return {
+      ...inner,
+      [Symbol.asyncIterator]: (): AsyncIterator<SynthesizedAudio> => ({
+        next: () => (yielded++ < 25 ? audio.next() : new Promise(() => {})),
+      }),
+    };
+  }
+}
+
 function errorsOf(h: { session: { on: (name: 'error', fn: (e: ErrorEvent) => void) => void } }) {
   const errors: ErrorEvent[] = [];
   h.session.on('error', (e) => errors.push(e));
@@ -170,6 +214,93 @@ describe('deadlines on provider streams', () => {
     await h.session.close();
   });
 
+  it('ends a reply whose LLM never sends its first chunk, after llmFirstChunkTimeoutMs', async () => {
+    const segments: SpeechSegment[] = [
+      { startMs: 500, endMs: 1000, transcript: 'anyone there' },
+      { startMs: 6000, endMs: 6500, transcript: 'hello again' },
+    ];
+    const h = await startSession({
+      segments,
+      agent: new Agent({ instructions: '' }),
+      session: (clock) => ({
+        llm: new SilentFirstLLM(clock, [{ text: 'Yes, here.' }]),
+        llmFirstChunkTimeoutMs: 2000,
+      }),
+      totalMs: 10_000,
+    });
+    const errors = errorsOf(h);
+    await h.run(9000);
+    const committedAt = h.trace.find((r) => r.type === 'user_turn_committed')!.atMs;
+    expect(errors.map((e) => [e.source, e.atMs - committedAt])).toEqual([['llm', 2000]]);
+    expect(String(errors[0]!.error)).toMatch(/nothing received within 2000 ms/);
+    expect(historyText(h.session)).toEqual([
+      'user: anyone there',
+      'user: hello again',
+      'assistant: Yes, here.',
+    ]);
+    await h.session.close();
+  });
+
+  it('a slow but healthy model pausing mid-reply trips no TTS deadline', async () => {
+    const segments: SpeechSegment[] = [{ startMs: 500, endMs: 1000, transcript: 'take your time' }];
+    const h = await startSession({
+      segments,
+      agent: new Agent({ instructions: '' }),
+      session: (clock) => ({
+        llm: new PausingLLM(clock, [
+          { afterMs: 100, text: 'Let me think. ' },
+          { afterMs: 7000, text: 'The answer ' },
+          { afterMs: 6000, text: 'is forty-two.' },
+        ]),
+        ttsFirstAudioTimeoutMs: 1000,
+        ttsAudioTimeoutMs: 1000,
+      }),
+      totalMs: 20_000,
+    });
+    const errors = errorsOf(h);
+    await h.run(19_000);
+    expect(errors).toEqual([]);
+    expect(historyText(h.session)).toEqual([
+      'user: take your time',
+      'assistant: Let me think. The answer is forty-two.',
+    ]);
+    await h.session.close();
+  });
+
+  it('ends a step whose TTS stops mid-audio once it has all its text, keeping what was heard', async () => {
+    const segments: SpeechSegment[] = [
+      { startMs: 500, endMs: 1000, transcript: 'tell me more' },
+      { startMs: 9000, endMs: 9500, transcript: 'and now' },
+    ];
+    const h = await startSession({
+      segments,
+      agent: new Agent({ instructions: '' }),
+      replies: [{ text: 'There is a lot to say about this topic today.' }, { text: 'Now it works.' }],
+      session: (clock) => ({ tts: new StallingTTS(clock), ttsAudioTimeoutMs: 2000 }),
+      totalMs: 14_000,
+    });
+    const errors = errorsOf(h);
+    await h.run(13_000);
+    expect(errors.map((e) => e.source)).toEqual(['tts']);
+    expect(String(errors[0]!.error)).toMatch(/no audio for 2000 ms/);
+    const history = historyText(h.session);
+    expect(history[1]).toMatch(/^assistant\(interrupted\): There/);
+    expect(history.slice(2)).toEqual(['user: and now', 'assistant: Now it works.']);
+    await h.session.close();
+  });
+
+  it('refuses deadlines that could never be met', () => {
+    expect(() => resolveDeadlines({ llmChunkTimeoutMs: 0 })).toThrow(RangeError);
+    expect(() => resolveDeadlines({ ttsAudioTimeoutMs: Number.NaN })).toThrow(RangeError);
+    expect(() => resolveDeadlines({ playoutGraceMs: -1 })).toThrow(RangeError);
+    expect(resolveDeadlines({ playoutGraceMs: 0, sttResponseTimeoutMs: Infinity })).toMatchObject({
+      playoutGraceMs: 0,
+      sttResponseTimeoutMs: Infinity,
+      llmFirstChunkTimeoutMs: 15_000,
+    });
+    expect(resolveDeadlines({ playoutWatchdogSlack: 700 }).playoutGraceMs).toBe(700);
+  });
+
   it('restarts an STT that takes audio but stops answering while the user speaks', async () => {
     const segments: SpeechSegment[] = [
       { startMs: 500, endMs: 1000, transcript: 'first words' },
@@ -197,6 +328,23 @@ describe('deadlines on provider streams', () => {
     expect(h.trace.filter((r) => r.type === 'stt_restarted')).toHaveLength(1);
     expect(stt!.streamsOpened).toBe(2);
     expect(historyText(h.session)).toContain('user: heard again');
+    await h.session.close();
+  });
+
+  it('owes no STT answer for speech it was not given (silence fed while an uninterruptible say plays)', async () => {
+    const segments: SpeechSegment[] = [{ startMs: 1000, endMs: 2500, transcript: 'talking over you' }];
+    const h = await startSession({
+      segments,
+      agent: new Agent({ instructions: '' }),
+      session: { sttResponseTimeoutMs: 1000 },
+      totalMs: 12_000,
+    });
+    const errors = errorsOf(h);
+    // About 5 s of audio, uninterruptible: the user's words reach the STT as silence.
+    h.session.say('x'.repeat(99).concat('.'), { allowInterruptions: false });
+    await h.run(11_000);
+    expect(errors).toEqual([]);
+    expect(h.trace.filter((r) => r.type === 'stt_restarted')).toEqual([]);
     await h.session.close();
   });
 

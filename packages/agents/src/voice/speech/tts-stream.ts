@@ -1,21 +1,22 @@
 import { TTSStreamAdapter } from '../../adapters/tts-stream-adapter.js';
-import { withIdleTimeout } from '../../provider-utils/idle-timeout.js';
+import { APITimeoutError } from '../../errors.js';
 import type { ProviderProblem } from '../../providers/common.js';
 import type { BatchTTS, SynthesizedAudio, TTS, TTSStream } from '../../providers/tts.js';
-import type { Clock } from '../../time/clock.js';
+import type { Clock, TimerHandle } from '../../time/clock.js';
 
 export interface TtsDeadlines {
   clock: Clock;
-  /** Longest wait for the first audio, from the first text. */
+  /** Longest wait for the first audio once the synthesizer has all of its text. */
   firstAudioTimeoutMs: number;
-  /** Longest gap in the audio while the synthesizer owes some. */
+  /** Longest gap in the audio once the synthesizer has all of its text. */
   audioTimeoutMs: number;
 }
 
 /**
  * Opens streaming syntheses for one session. A batch synthesizer gets the reply cut into sentences by
  * an adapter kept per session, so no state is shared between sessions. Every stream has deadlines: one
- * that stops producing audio fails with a retryable `APITimeoutError`, even if it ignores its signal.
+ * that stops producing audio it owes fails with a retryable `APITimeoutError`, even if it ignores its
+ * signal.
  */
 export class TtsStreamOpener {
   private readonly adapters = new WeakMap<BatchTTS, TTSStreamAdapter>();
@@ -38,91 +39,114 @@ export class TtsStreamOpener {
       }
       inner = adapter.stream(options);
     }
-    return new DeadlinedTtsStream(inner, tts.label, signal, this.deadlines);
+    return new DeadlinedTtsStream(inner, tts.label, this.deadlines);
   }
 }
 
-/** Stands for "the synthesizer was given more to say" in the stream the idle guard watches. */
-const OWES_AUDIO = Symbol('owes-audio');
-
 /**
- * A synthesis whose audio must come in time. Before the first audio the wait is `firstAudioTimeoutMs`
- * from the first read; after it, `audioTimeoutMs` from the later of the last audio and the last text
- * (or end of input) sent: a synthesizer waiting for the LLM's next words owes nothing, so a slow model is
- * never taken for a stalled synthesizer (the LLM has deadlines of its own).
+ * A synthesis whose audio must come in time once the synthesizer has all of its text. Before the end of
+ * input it may legitimately wait for more words (a synthesizer that speaks whole sentences), and a slow
+ * model has deadlines of its own; from `endInput()` on it owes the rest: its first audio within
+ * `firstAudioTimeoutMs`, then each next piece within `audioTimeoutMs`. As with `withIdleTimeout`, the
+ * clock runs only while the session waits for the synthesizer, never while it plays what it received
+ * (a paused speech, a sink applying back-pressure). A miss fails the stream with a retryable
+ * `APITimeoutError` at once, even when the synthesizer ignores its signal, and releases it.
  */
 class DeadlinedTtsStream implements TTSStream {
+  private inputEnded = false;
   private heardAudio = false;
-  private wakeOwed: (() => void) | undefined;
+  /** True while the session waits for the next piece of audio. */
+  private waiting = false;
+  private timer: TimerHandle | undefined;
+  private readonly stalled: Promise<never>;
+  private failStalled!: (error: unknown) => void;
+  /** Settles the wait for audio when the stream is closed, even if the synthesizer never answers. */
+  private readonly closed: Promise<IteratorResult<SynthesizedAudio>>;
+  private resolveClosed!: (result: IteratorResult<SynthesizedAudio>) => void;
 
   constructor(
     private readonly inner: TTSStream,
     private readonly label: string,
-    private readonly signal: AbortSignal,
     private readonly deadlines: TtsDeadlines,
-  ) {}
+  ) {
+    this.stalled = new Promise<never>((_, reject) => {
+      this.failStalled = reject;
+    });
+    this.stalled.catch(() => {});
+    this.closed = new Promise((resolve) => {
+      this.resolveClosed = resolve;
+    });
+  }
 
   pushText(text: string): void {
     this.inner.pushText(text);
-    this.owed();
   }
 
   flush(): void {
     this.inner.flush();
-    this.owed();
   }
 
   endInput(): void {
     this.inner.endInput();
-    this.owed();
+    this.inputEnded = true;
+    this.arm();
   }
 
   close(): Promise<void> {
+    this.disarm();
+    this.resolveClosed({ done: true, value: undefined });
     return this.inner.close();
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<SynthesizedAudio> {
-    const guarded = withIdleTimeout(() => this.withOwedMarks(), {
-      clock: this.deadlines.clock,
-      firstItemTimeoutMs: this.deadlines.firstAudioTimeoutMs,
-      idleTimeoutMs: this.deadlines.audioTimeoutMs,
-      signal: this.signal,
-      label: this.label,
-    });
-    for await (const item of guarded) {
-      if (item !== OWES_AUDIO) yield item;
-    }
-  }
-
-  private owed(): void {
-    const wake = this.wakeOwed;
-    this.wakeOwed = undefined;
-    wake?.();
-  }
-
-  /** The synthesizer's audio, with a mark each time it is given more to say after its first audio. */
-  private async *withOwedMarks(): AsyncGenerator<SynthesizedAudio | typeof OWES_AUDIO> {
     const audio = this.inner[Symbol.asyncIterator]();
-    let nextAudio = audio.next();
-    // Observed here too: the wait may be abandoned (timeout, abort) while the read is pending.
-    nextAudio.catch(() => {});
-    for (;;) {
-      const owedMark = this.heardAudio
-        ? new Promise<typeof OWES_AUDIO>((resolve) => {
-            this.wakeOwed = () => resolve(OWES_AUDIO);
-          })
-        : undefined;
-      const next = await (owedMark ? Promise.race([nextAudio, owedMark]) : nextAudio);
-      if (next === OWES_AUDIO) {
-        yield OWES_AUDIO;
-        continue;
+    let finished = false;
+    try {
+      for (;;) {
+        const next = audio.next();
+        next.catch(() => {});
+        this.waiting = true;
+        this.arm();
+        let result: IteratorResult<SynthesizedAudio>;
+        try {
+          result = await Promise.race([next, this.stalled, this.closed]);
+        } finally {
+          this.waiting = false;
+          this.disarm();
+        }
+        if (result.done) {
+          finished = true;
+          return;
+        }
+        this.heardAudio = true;
+        yield result.value;
       }
-      this.wakeOwed = undefined;
-      if (next.done) return;
-      this.heardAudio = true;
-      yield next.value;
-      nextAudio = audio.next();
-      nextAudio.catch(() => {});
+    } finally {
+      this.disarm();
+      if (!finished) void Promise.resolve(audio.return?.()).catch(() => {});
     }
+  }
+
+  private arm(): void {
+    if (!this.inputEnded || !this.waiting || this.timer) return;
+    const ms = this.heardAudio ? this.deadlines.audioTimeoutMs : this.deadlines.firstAudioTimeoutMs;
+    if (!Number.isFinite(ms)) return;
+    this.timer = this.deadlines.clock.setTimer(ms, () => {
+      this.timer = undefined;
+      this.failStalled(
+        new APITimeoutError(
+          this.heardAudio
+            ? `${this.label}: no audio for ${ms} ms`
+            : `${this.label}: no audio within ${ms} ms of the end of its text`,
+        ),
+      );
+      // A synthesizer that stalled is released now; a hung close must not hold the speech either.
+      void this.inner.close().catch(() => {});
+    });
+  }
+
+  private disarm(): void {
+    this.timer?.cancel();
+    this.timer = undefined;
   }
 }
