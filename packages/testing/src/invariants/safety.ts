@@ -24,20 +24,32 @@ export function checkS1(m: LogModel, report: Report): void {
     }
   }
   const out = m.config.output;
-  let lastSegmentEnd: { atMs: number; queuedMs: number; how: string } | undefined;
+  let lastSegmentEnd: { atMs: number; dueAt: number; firstAt: number } | undefined;
+  // When the segment's audio is due: each frame plays after the ones before it, or at once after an underrun.
+  let dueAt: number | undefined;
+  let firstAt: number | undefined;
   for (const [index, entry] of m.log.entries()) {
-    if (entry.type === 'output_segment_end')
-      lastSegmentEnd = { atMs: entry.atMs, queuedMs: entry.queuedMs, how: entry.how };
+    if (entry.type === 'output_frame') {
+      if (entry.first || dueAt === undefined) {
+        dueAt = entry.atMs;
+        firstAt = entry.atMs;
+      }
+      dueAt = Math.max(dueAt, entry.atMs) + entry.durationMs;
+    }
+    if (entry.type === 'output_segment_end') {
+      lastSegmentEnd = { atMs: entry.atMs, dueAt: dueAt ?? entry.atMs, firstAt: firstAt ?? entry.atMs };
+      dueAt = undefined;
+    }
     if (entry.type !== 'output_audio_end') continue;
     let deadline: number;
     if (!out.neverFinish) deadline = entry.atMs + out.finishLagMs + eps(m);
     else if (entry.interrupted) deadline = entry.atMs + m.config.interruptedPlayoutTimeoutMs + eps(m);
     else {
-      // A silent sink is given up on after the audio's length plus the watchdog slack, paused time excluded
-      // (the session's own pause, which a sink that cannot pause never sees).
-      const flushAt = lastSegmentEnd?.atMs ?? entry.atMs;
-      deadline = flushAt + (lastSegmentEnd?.queuedMs ?? 0) + m.config.playoutWatchdogSlackMs + eps(m);
-      deadline += pausedMsAfter(m, entry.speechId, flushAt, deadline);
+      // A silent sink is given up on once the audio is due (from its first frame) plus the grace, paused
+      // time excluded (the session's own pause, which a sink that cannot pause never sees).
+      const due = Math.max(lastSegmentEnd?.dueAt ?? entry.atMs, lastSegmentEnd?.atMs ?? entry.atMs);
+      deadline = due + m.config.playoutWatchdogSlackMs + eps(m);
+      deadline += pausedMsAfter(m, entry.speechId, lastSegmentEnd?.firstAt ?? entry.atMs, deadline);
     }
     if (deadline >= m.closeAt || deadline > m.endMs) continue;
     // An interrupt meanwhile is judged by the rule below.
