@@ -28,8 +28,8 @@ export interface InputPipelineDeps {
   /** Turns the STT into a live stream at a rate it accepts; the session's own by default. */
   sttOpener?: Pick<SttStreamOpener, 'open'>;
   /**
-   * How long an STT stream given speech (as the VAD hears it) may stay without any event before it is
-   * restarted. Default: no deadline.
+   * How long an STT stream may leave speech it was given (as the VAD heard it) unanswered once the user
+   * stopped, before it is restarted. Default: no deadline.
    */
   sttResponseTimeoutMs?: number;
 }
@@ -62,8 +62,9 @@ export class InputPipeline {
   /** Sample rate and channel count of the last good frame, to notice a change of format. */
   private format: { sampleRate: number; channels: number } | undefined;
   private readonly sttOpener: Pick<SttStreamOpener, 'open'>;
-  /** Starts of speech the VAD heard while the STT heard the user: the STT owes an answer for each. */
-  private sttSpeechStarts = 0;
+  /** Utterances the VAD heard while the STT heard the user: the STT owes an answer for each. */
+  private readonly sttUtterances = { starts: 0, ends: 0 };
+  private sttUtteranceOpen = false;
 
   constructor(private readonly deps: InputPipelineDeps) {
     this.sttOpener = deps.sttOpener ?? new SttStreamOpener(deps.clock);
@@ -229,8 +230,7 @@ export class InputPipeline {
             onProblem: (problem) => this.deps.reporter.problem('vad', problem),
           }),
         (event) => {
-          // Silence fed in place of the user's audio owes no answer.
-          if (event.type === 'start_of_speech' && !this.sttMustHearSilence()) this.sttSpeechStarts++;
+          this.countUtterance(event);
           this.deps.listener.vadEvent(event);
         },
         'vad',
@@ -257,7 +257,7 @@ export class InputPipeline {
                   responseDeadline: {
                     clock: this.deps.clock,
                     timeoutMs: this.deps.sttResponseTimeoutMs,
-                    speechStarts: () => this.sttSpeechStarts,
+                    utterances: () => this.sttUtterances,
                   },
                 }
               : {}),
@@ -319,6 +319,17 @@ export class InputPipeline {
         return;
       }
       delay = Math.min(delay * 2, RESTART_MAX_DELAY_MS);
+    }
+  }
+
+  /** Silence fed in place of the user's audio owes no answer. */
+  private countUtterance(event: VADEvent): void {
+    if (event.type === 'start_of_speech' && !this.sttMustHearSilence()) {
+      this.sttUtterances.starts++;
+      this.sttUtteranceOpen = true;
+    } else if (event.type === 'end_of_speech' && this.sttUtteranceOpen) {
+      this.sttUtterances.ends++;
+      this.sttUtteranceOpen = false;
     }
   }
 

@@ -15,13 +15,18 @@ export class MissingVADError extends VoxwireError {
 export interface SttOpenOptions extends ProviderCallOptions {
   language?: string;
   /**
-   * A stream given speech must answer it. `speechStarts()` counts the starts of speech the VAD heard
-   * while the STT heard the user; after a new one, the stream must report something within `timeoutMs`,
-   * and after an interim (or its own start of speech) the rest, until a final transcript or its end of
-   * speech settles the utterance. Otherwise it fails with a retryable `APITimeoutError` and the session
-   * restarts it. Silence owes nothing, so a quiet room never trips it.
+   * A stream given speech must answer it. `utterances()` counts the starts and ends of the speech the
+   * VAD heard while the STT heard the user. Once the user stopped, an utterance the stream has not
+   * settled (with a final transcript or its own end of speech) must be, within `timeoutMs` of the end or
+   * of the stream's last interim; otherwise the stream fails with a retryable `APITimeoutError` and the
+   * session restarts it. Nothing is owed while the user still speaks (a recognizer may answer only at
+   * the end), nor for silence, so a long monologue or a quiet room never trips it.
    */
-  responseDeadline?: { clock: Clock; timeoutMs: number; speechStarts: () => number };
+  responseDeadline?: {
+    clock: Clock;
+    timeoutMs: number;
+    utterances: () => { starts: number; ends: number };
+  };
 }
 
 /**
@@ -75,7 +80,10 @@ class FormattedSttStream implements STTStream {
   private resolveOpened!: () => void;
   /** Pending while the stream owes an answer for speech it was given (see `responseDeadline`). */
   private answerTimer: TimerHandle | undefined;
-  private speechStartsSeen: number;
+  private startsSeen: number;
+  private endsSeen: number;
+  /** An utterance began that the stream has not settled yet. */
+  private owed = false;
   private readonly stalled: Promise<never>;
   private failStalled!: (error: unknown) => void;
 
@@ -95,7 +103,9 @@ class FormattedSttStream implements STTStream {
     });
     this.stalled.catch(() => {});
     // Speech that began before this stream was opened is not this stream's debt.
-    this.speechStartsSeen = responseDeadline?.speechStarts() ?? 0;
+    const seen = responseDeadline?.utterances() ?? { starts: 0, ends: 0 };
+    this.startsSeen = seen.starts;
+    this.endsSeen = seen.ends;
     // Until the first frame no provider stream listens to the signal; this one must end on abort too.
     signal?.addEventListener('abort', this.onAbort, { once: true });
   }
@@ -115,10 +125,19 @@ class FormattedSttStream implements STTStream {
       this.resolveOpened();
     }
     for (const piece of this.format!.convert(frame)) this.inner.pushFrame(piece);
-    const starts = this.responseDeadline?.speechStarts() ?? 0;
-    if (starts !== this.speechStartsSeen) {
-      this.speechStartsSeen = starts;
-      if (!this.answerTimer) this.expectAnswer();
+    this.followUtterances();
+  }
+
+  private followUtterances(): void {
+    if (!this.responseDeadline) return;
+    const { starts, ends } = this.responseDeadline.utterances();
+    if (starts !== this.startsSeen) {
+      this.startsSeen = starts;
+      this.owed = true;
+    }
+    if (ends !== this.endsSeen) {
+      this.endsSeen = ends;
+      if (this.owed && !this.answerTimer) this.expectAnswer();
     }
   }
 
@@ -183,10 +202,13 @@ class FormattedSttStream implements STTStream {
           return;
         }
         const type = result.value.type;
-        // A hypothesis or a start of speech promises the rest of the utterance; a final settles it.
-        if (this.answerTimer && (type === 'interim_transcript' || type === 'start_of_speech'))
+        if (type === 'final_transcript' || type === 'end_of_speech') {
+          this.owed = false;
+          this.answered();
+        } else if (this.answerTimer) {
+          // A hypothesis after the user stopped promises the rest: the wait starts again.
           this.expectAnswer();
-        else this.answered();
+        }
         yield result.value;
       }
     } finally {

@@ -59,8 +59,10 @@ export interface AgentSessionOptions<UserData = unknown> {
   /** Longest gap in a synthesis's audio once it has all its text, in ms. Default 5000. */
   ttsAudioTimeoutMs?: number;
   /**
-   * Longest an STT stream may stay silent (no event at all) after it was given speech the VAD heard, in
-   * ms; it is then restarted with a recoverable `stt` error. Needs a VAD. Default 10000.
+   * Longest an STT stream may leave speech it was given unanswered (no final transcript) once the user
+   * stopped (the VAD's end of speech), or after its last interim, in ms; it is then restarted with a
+   * recoverable `stt` error. Nothing is owed while the user still speaks, nor for silence. Needs a VAD.
+   * Default 10000.
    */
   sttResponseTimeoutMs?: number;
   /** Language hint for STT and the turn detector (BCP-47). */

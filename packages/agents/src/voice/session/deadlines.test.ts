@@ -152,6 +152,25 @@ class StallingTTS extends FakeTTS {
   }
 }
 
+/** Reports only final transcripts, at the end of each utterance (a recognizer without interims). */
+class FinalsOnlySTT extends FakeSTT {
+  override stream(options: STTStreamOptions): STTStream {
+    const inner = super.stream(options);
+    const events = inner[Symbol.asyncIterator]();
+    return {
+      ...inner,
+      [Symbol.asyncIterator]: (): AsyncIterator<STTEvent> => ({
+        next: async () => {
+          for (;;) {
+            const next = await events.next();
+            if (next.done || next.value.type !== 'interim_transcript') return next;
+          }
+        },
+      }),
+    };
+  }
+}
+
 function errorsOf(h: { session: { on: (name: 'error', fn: (e: ErrorEvent) => void) => void } }) {
   const errors: ErrorEvent[] = [];
   h.session.on('error', (e) => errors.push(e));
@@ -301,7 +320,7 @@ describe('deadlines on provider streams', () => {
     expect(resolveDeadlines({ playoutWatchdogSlack: 700 }).playoutGraceMs).toBe(700);
   });
 
-  it('restarts an STT that takes audio but stops answering while the user speaks', async () => {
+  it('restarts an STT that takes audio but does not answer speech once the user stopped', async () => {
     const segments: SpeechSegment[] = [
       { startMs: 500, endMs: 1000, transcript: 'first words' },
       { startMs: 4000, endMs: 6000, transcript: 'lost words' },
@@ -322,9 +341,10 @@ describe('deadlines on provider streams', () => {
     await h.run(19_000);
     const sttErrors = errors.filter((e) => e.source === 'stt');
     expect(sttErrors.map((e) => e.recoverable)).toEqual([true]);
-    // Counted from the first voiced frame the stream did not answer (the VAD heard speech at ~4060 ms).
-    expect(sttErrors[0]!.atMs).toBeGreaterThanOrEqual(4000 + 5000);
-    expect(sttErrors[0]!.atMs).toBeLessThanOrEqual(4200 + 5000);
+    // Counted from the end of the speech it did not answer (the VAD heard it end at 6300 ms).
+    const ended = h.trace.find((r) => r.type === 'vad_end_of_speech' && r.atMs > 6000)!.atMs;
+    expect(sttErrors[0]!.atMs - ended).toBeGreaterThanOrEqual(5000);
+    expect(sttErrors[0]!.atMs - ended).toBeLessThanOrEqual(5000 + 20);
     expect(h.trace.filter((r) => r.type === 'stt_restarted')).toHaveLength(1);
     expect(stt!.streamsOpened).toBe(2);
     expect(historyText(h.session)).toContain('user: heard again');
@@ -345,6 +365,22 @@ describe('deadlines on provider streams', () => {
     await h.run(11_000);
     expect(errors).toEqual([]);
     expect(h.trace.filter((r) => r.type === 'stt_restarted')).toEqual([]);
+    await h.session.close();
+  });
+
+  it('owes nothing while the user still speaks: a long monologue to a recognizer without interims', async () => {
+    const segments: SpeechSegment[] = [{ startMs: 500, endMs: 9500, transcript: 'a very long story' }];
+    const h = await startSession({
+      segments,
+      agent: new Agent({ instructions: '' }),
+      replies: [{ text: 'What a story.' }],
+      session: (clock) => ({ stt: new FinalsOnlySTT(clock, segments), sttResponseTimeoutMs: 2000 }),
+      totalMs: 14_000,
+    });
+    const errors = errorsOf(h);
+    await h.run(13_000);
+    expect(errors).toEqual([]);
+    expect(historyText(h.session)).toEqual(['user: a very long story', 'assistant: What a story.']);
     await h.session.close();
   });
 
