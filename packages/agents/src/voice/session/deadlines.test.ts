@@ -1,6 +1,6 @@
 // Every step has an end: hung providers and sinks become `error` events, and the next turn is answered.
 import { describe, expect, it } from 'vitest';
-import type { AudioFrame } from '../../audio/audio-frame.js';
+import { AudioFrame } from '../../audio/audio-frame.js';
 import type { LLMChatOptions, LLMStreamPart } from '../../providers/llm.js';
 import type { STTEvent, STTStream, STTStreamOptions } from '../../providers/stt.js';
 import type { StreamingTTS, SynthesizedAudio, TTSStream } from '../../providers/tts.js';
@@ -305,6 +305,30 @@ describe('deadlines on provider streams', () => {
     const history = historyText(h.session);
     expect(history[1]).toMatch(/^assistant\(interrupted\): There/);
     expect(history.slice(2)).toEqual(['user: and now', 'assistant: Now it works.']);
+    await h.session.close();
+  });
+
+  it("ends a say() whose given audio stops coming, as the TTS's failure, keeping what was heard", async () => {
+    const h = await startSession({
+      agent: new Agent({ instructions: '' }),
+      session: { ttsAudioTimeoutMs: 1500 },
+      totalMs: 6000,
+    });
+    const errors = errorsOf(h);
+    const clock = h.clock;
+    async function* audio(): AsyncGenerator<AudioFrame> {
+      // One second of audio in real time, then a source that never yields again.
+      for (let i = 0; i < 50; i++) {
+        await clock.sleep(20);
+        yield AudioFrame.silence(16000, 1, 320);
+      }
+      await new Promise<never>(() => {});
+    }
+    const handle = h.session.say('one two three four five six seven eight nine ten', { audio: audio() });
+    await h.run(5000);
+    expect(handle.outcome).toBe('failed');
+    expect(errors.map((e) => [e.source, e.atMs])).toEqual([['tts', 1000 + 1500]]);
+    expect(historyText(h.session)[0]).toMatch(/^assistant\(interrupted\): one/);
     await h.session.close();
   });
 

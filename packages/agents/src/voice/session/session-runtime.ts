@@ -148,6 +148,10 @@ export class SessionRuntime {
           metrics,
           reporter,
           speakingRate: new SpeakingRate(),
+          givenAudioTimeouts: {
+            firstFrameMs: session.deadlines.ttsFirstAudioTimeoutMs,
+            frameMs: session.deadlines.ttsAudioTimeoutMs,
+          },
           tts: new TtsStreamOpener((problem) => reporter.problem('tts', problem), {
             clock,
             firstAudioTimeoutMs: session.deadlines.ttsFirstAudioTimeoutMs,

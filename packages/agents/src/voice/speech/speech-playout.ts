@@ -1,6 +1,7 @@
 import type { AudioFrame } from '../../audio/audio-frame.js';
 import { AudioResampler } from '../../audio/resampler.js';
 import { AudioOutputTimeoutError, isAbortError } from '../../errors.js';
+import { withIdleTimeout } from '../../provider-utils/idle-timeout.js';
 import type { TTS } from '../../providers/tts.js';
 import type { Clock } from '../../time/clock.js';
 import { untilAborted, waitAtMost } from '../../utils/abortable.js';
@@ -40,6 +41,8 @@ export interface PlayoutDeps {
   speakingRate: SpeakingRate;
   /** Opens this session's syntheses (batch synthesizers get a sentence adapter of the session's own). */
   tts: Pick<TtsStreamOpener, 'open'>;
+  /** Audio given to `say()` stands in for a synthesis, with the same deadlines. */
+  givenAudioTimeouts: { firstFrameMs: number; frameMs: number };
 }
 
 export interface PlayoutSource {
@@ -102,8 +105,18 @@ export async function playSpeechStep(
   };
 
   // The given audio stands in for the synthesis: its failure is reported as the TTS's.
-  const frames = source.audio
-    ? tagged(source.audio, 'tts')
+  const given = source.audio;
+  const frames = given
+    ? tagged(
+        withIdleTimeout(() => given, {
+          clock: deps.clock,
+          firstItemTimeoutMs: deps.givenAudioTimeouts.firstFrameMs,
+          idleTimeoutMs: deps.givenAudioTimeouts.frameMs,
+          signal,
+          label: 'say() audio',
+        }),
+        'tts',
+      )
     : source.tts && output
       ? synthesize(deps, handle, source, sync)
       : undefined;
