@@ -45,6 +45,10 @@ export default defineAgent({
       tts: providers.tts,
       turnHandling: providers.turnHandling,
     });
+    // The providers were made for this conversation: they go with it (Cartesia keeps a socket open).
+    session.on('close', () => {
+      void providers.tts.close?.().catch(() => {});
+    });
     await session.start({ agent: new Assistant(providers.understands), ...ctx.connect(session) });
   },
 });

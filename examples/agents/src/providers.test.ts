@@ -1,5 +1,7 @@
 import { ChatContext } from '@voxwire/agents';
 import { toLLMMessages } from '@voxwire/agents/provider-utils';
+import { CartesiaTTS } from '@voxwire/plugin-cartesia';
+import { DeepgramSTT } from '@voxwire/plugin-deepgram';
 import { EspeakTTS } from '@voxwire/plugin-espeak';
 import * as openai from '@voxwire/plugin-openai';
 import { describe, expect, it } from 'vitest';
@@ -41,11 +43,30 @@ describe('chooseProviders', () => {
     expect(named.llm.model).toBe('qwen');
   });
 
-  it('notices Deepgram and Cartesia keys whose plugins are still coming', async () => {
-    const p = await chooseProviders({ DEEPGRAM_API_KEY: 'dg', CARTESIA_API_KEY: 'ca' });
-    const text = p.notices.map((n) => n.message).join('\n');
-    expect(text).toContain('@voxwire/plugin-deepgram is not released yet');
-    expect(text).toContain('@voxwire/plugin-cartesia is not released yet');
+  it('recognizes speech with Deepgram when DEEPGRAM_API_KEY is set, with or without OpenAI', async () => {
+    const alone = await chooseProviders({ DEEPGRAM_API_KEY: 'dg-test-key' });
+    expect(alone.stt).toBeInstanceOf(DeepgramSTT);
+    expect(alone.stt.label).toBe('deepgram/nova-3');
+    expect(alone.understands).toBe(false); // no LLM that understands words yet
+    const both = await chooseProviders({ DEEPGRAM_API_KEY: 'dg-test-key', OPENAI_API_KEY: 'sk-test' });
+    expect(both.stt).toBeInstanceOf(DeepgramSTT);
+    expect(both.understands).toBe(true);
+    expect(both.turnHandling.minEndpointingDelay).toBe(500);
+    expect(both.notices[0]?.message).toContain('speech recognition by Deepgram (nova-3, streaming)');
+  });
+
+  it('speaks with Cartesia when CARTESIA_API_KEY is set, with or without OpenAI', async () => {
+    const alone = await chooseProviders({ CARTESIA_API_KEY: 'ca-key' });
+    expect(alone.tts).toBeInstanceOf(CartesiaTTS);
+    expect(alone.understands).toBe(false);
+    expect(alone.notices[0]?.message).toContain('answers with Cartesia (streaming)');
+    const full = await chooseProviders({ OPENAI_API_KEY: 'sk-test', CARTESIA_API_KEY: 'ca-key' });
+    expect(full.tts).toBeInstanceOf(CartesiaTTS);
+    expect(full.llm).toBeInstanceOf(openai.LLM);
+    expect(full.notices[0]?.message).toContain('voice by Cartesia (streaming)');
+    expect(full.notices.map((n) => n.message).join('\n')).not.toContain('not released yet');
+    await alone.tts.close?.();
+    await full.tts.close?.();
   });
 });
 

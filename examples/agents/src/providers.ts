@@ -1,5 +1,7 @@
 import type { LLM, NoticeLevel, STT, TTS, TurnHandlingOptions } from '@voxwire/agents';
+import { DeepgramSTT } from '@voxwire/plugin-deepgram';
 import { EspeakTTS } from '@voxwire/plugin-espeak';
+import { CartesiaTTS } from '@voxwire/plugin-cartesia';
 import * as openai from '@voxwire/plugin-openai';
 import { HeardSpeech } from './offline/heard-speech.js';
 import { OfflineLLM } from './offline/offline-llm.js';
@@ -22,10 +24,10 @@ type Env = Record<string, string | undefined>;
  * Picks providers from the environment, falling back to local ones so that the loop always runs:
  * - LLM: OpenAI (`OPENAI_API_KEY`) or any OpenAI-compatible server (`OPENAI_BASE_URL`, `OPENAI_MODEL`);
  *   else an offline stand-in that says what it heard;
- * - STT: OpenAI with a key; else the length of each utterance (`DEEPGRAM_API_KEY` is noticed: its plugin
- *   is coming);
- * - TTS: OpenAI with a key; else espeak-ng when installed; else playing back what it heard
- *   (`CARTESIA_API_KEY` is noticed: its plugin is coming).
+ * - STT: Deepgram's streaming recognizer (`DEEPGRAM_API_KEY`); else OpenAI with a key; else the length
+ *   of each utterance;
+ * - TTS: Cartesia (`CARTESIA_API_KEY`, streaming over one WebSocket); else OpenAI with a key; else
+ *   espeak-ng when installed; else playing back what it heard.
  */
 export async function chooseProviders(env: Env = process.env): Promise<Providers> {
   const notices: Providers['notices'] = [];
@@ -58,16 +60,20 @@ export async function chooseProviders(env: Env = process.env): Promise<Providers
     stt = new openai.STT({ ...clientOptions });
     sttName = 'OpenAI transcription';
   }
-  if (nonEmpty(env.DEEPGRAM_API_KEY)) {
-    notices.push({
-      level: 'info',
-      message: `DEEPGRAM_API_KEY is set, but @voxwire/plugin-deepgram is not released yet: using ${sttName} for speech recognition.`,
-    });
+  const deepgramKey = nonEmpty(env.DEEPGRAM_API_KEY);
+  if (deepgramKey) {
+    // Streaming: words arrive while the user speaks, and the turn's last ones as soon as it is committed.
+    stt = new DeepgramSTT({ apiKey: deepgramKey });
+    sttName = 'Deepgram (nova-3, streaming)';
   }
 
   let tts: TTS;
   let ttsName: string;
-  if (key) {
+  const cartesiaKey = nonEmpty(env.CARTESIA_API_KEY);
+  if (cartesiaKey) {
+    tts = new CartesiaTTS({ apiKey: cartesiaKey });
+    ttsName = 'Cartesia (streaming)';
+  } else if (key) {
     tts = new openai.TTS({ voice: 'alloy', ...clientOptions });
     ttsName = 'OpenAI speech';
   } else if (await espeakAvailable()) {
@@ -80,12 +86,6 @@ export async function chooseProviders(env: Env = process.env): Promise<Providers
       level: 'warn',
       message:
         'No local voice: espeak-ng is not installed, so the agent plays back what it heard. Install it (sudo apt-get install espeak-ng, or brew install espeak-ng) to hear it speak.',
-    });
-  }
-  if (nonEmpty(env.CARTESIA_API_KEY)) {
-    notices.push({
-      level: 'info',
-      message: `CARTESIA_API_KEY is set, but @voxwire/plugin-cartesia is not released yet: using ${ttsName} for the voice.`,
     });
   }
 
@@ -103,7 +103,8 @@ export async function chooseProviders(env: Env = process.env): Promise<Providers
     understands,
     // A recognizer that transcribes whole utterances answers after the VAD's end of speech: the turn
     // waits long enough for its transcript (a local one is instant, a remote one takes a few hundred ms).
-    turnHandling: { minEndpointingDelay: stt === heard ? 600 : 900 },
+    // A streaming recognizer has its words when the user stops: the default delay is enough.
+    turnHandling: { minEndpointingDelay: stt === heard ? 600 : stt instanceof DeepgramSTT ? 500 : 900 },
     notices,
   };
 }

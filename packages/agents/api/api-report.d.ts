@@ -16,6 +16,18 @@ import { z } from 'zod';
 /** The specification version this file describes. A provider sets `specificationVersion` to it. */
 declare const SPECIFICATION_VERSION = "v1";
 type SpecificationVersion = typeof SPECIFICATION_VERSION;
+/**
+ * A word and when it is spoken, in ms. For a recognizer: of the stream's audio since it opened (so a
+ * reconnecting provider keeps counting). For a synthesizer: of the audio this stream or `synthesize()`
+ * call produced, from its first sample.
+ */
+interface TimedWord {
+    word: string;
+    startMs: number;
+    endMs: number;
+    /** 0..1, when a recognizer reports it per word. */
+    confidence?: number;
+}
 /** A problem the provider worked around; the call goes on. */
 type ProviderProblem = 
 /** A request failed and will be tried again after `delayMs`. */
@@ -113,6 +125,16 @@ declare class APIStatusError extends APIError {
  */
 declare class ToolError extends VoxwireError {
     name: string;
+}
+/**
+ * A tool ran longer than its `timeoutMs` (or the session's `toolTimeoutMs`). The model is told the call
+ * timed out, the session reports this error with source `tool`, and the tool's signal aborts.
+ */
+declare class ToolTimeoutError extends ToolError {
+    readonly toolName: string;
+    readonly timeoutMs: number;
+    name: string;
+    constructor(toolName: string, timeoutMs: number);
 }
 /** The session is closed (or closing): the call cannot be honoured. */
 declare class SessionClosedError extends VoxwireError {
@@ -312,8 +334,13 @@ interface LLMUsage {
  * them before emitting `tool_call`, so the session never sees half an argument object. Invalid JSON is
  * passed on as it is; the session answers the model with a tool error.
  *
- * `callId` must be unique within one response. It may repeat across responses (some models number
- * their calls `call_0`, `call_1` every turn): the session tells calls apart per response.
+ * `callId` should be unique within one response; a repeat within a response is ignored. It may repeat
+ * across responses (some models number their calls `call_0`, `call_1` every turn). For an id already in
+ * the conversation the session applies one rule: the same call (same name and arguments) with no user
+ * message since it was made is a re-emission within the turn and does not run again (unless it was
+ * cancelled: then it is a retry); any other reuse is a new call, run and recorded under a fresh id
+ * `<callId>_<n>`, so every id in the history names one call and its one output. Providers need do
+ * nothing about it; they must not invent ids from the content of a call.
  */
 type LLMStreamPart = {
     type: 'text_delta';
@@ -422,6 +449,8 @@ interface SpeechAlternative {
     language?: string;
     /** 0..1 when the provider reports it; kept on the user's message as `transcriptConfidence`. */
     confidence?: number;
+    /** The words of `text` with their times, when the provider reports them. */
+    words?: readonly TimedWord[];
 }
 /** What a live recognition stream reports, in order. */
 type STTEvent = 
@@ -593,12 +622,16 @@ declare class STTFallbackAdapter extends TypedEmitter<FallbackAdapterEvents> imp
  * Output audio: 16-bit PCM frames at `sampleRate` with `numChannels`, any frame length. The session
  * resamples for the audio output; the provider never needs to.
  */
-/**
- * One chunk of synthesized audio. An object rather than a bare frame so that later versions can carry
- * more per chunk (word timing) without breaking providers written against v1.
- */
+/** One chunk of synthesized audio. */
 interface SynthesizedAudio {
     frame: AudioFrame;
+    /**
+     * Words whose timing the provider learned since its previous chunk (optional). When a synthesizer
+     * reports them, the agent's transcript follows them (each word shows once half of it has played, and
+     * an interrupted message keeps exactly those words); without them it follows an estimated speaking
+     * rate. Times are of this stream's audio (see `TimedWord`).
+     */
+    words?: readonly TimedWord[];
 }
 interface TTSStream extends AsyncIterable<SynthesizedAudio> {
     /** More text of the same reply. May be called with any fragment: a word, half a word, a sentence. */
@@ -995,6 +1028,22 @@ type TraceRecord = {
     speechId: string;
     callId: string;
     name: string;
+}
+/** The model gave an id already in use: the call runs and is recorded under `callId` instead. */
+ | {
+    type: 'tool_call_renamed';
+    speechId: string;
+    modelCallId: string;
+    callId: string;
+    name: string;
+}
+/** A call the model made that does not run: a repeat within its response, or a re-emitted call. */
+ | {
+    type: 'tool_call_skipped';
+    speechId: string;
+    callId: string;
+    name: string;
+    reason: 'repeated_in_response' | 'already_answered' | 'already_running';
 } | {
     type: 'tool_finished';
     speechId: string;
@@ -1108,16 +1157,20 @@ declare class SpeechInterruptedReason extends VoxwireError {
 
 /**
  * What a tool sees while it runs: the session, the speech it belongs to, the call itself, the user data,
- * and an abort signal that fires when the speech is interrupted.
+ * and an abort signal that fires when the call must stop.
  */
 declare class RunContext<UserData = unknown> {
     readonly session: AgentSession<UserData>;
     readonly speechHandle: SpeechHandle;
     readonly functionCall: FunctionCall;
     private readonly stepPlayout;
-    constructor(session: AgentSession<UserData>, speechHandle: SpeechHandle, functionCall: FunctionCall, stepPlayout: () => Promise<void>);
+    private readonly internals;
+    constructor(session: AgentSession<UserData>, speechHandle: SpeechHandle, functionCall: FunctionCall, stepPlayout: () => Promise<void>, internals?: RunContextInternals);
     get userData(): UserData;
-    /** Aborted when the speech is interrupted (never by user audio once interruptions are disallowed). */
+    /**
+     * Aborted when the call must stop: its speech was interrupted (never by user audio once interruptions
+     * are disallowed), or the tool's `timeoutMs` passed.
+     */
     get signal(): AbortSignal;
     /** Makes the speech uninterruptible by the user from now on (a forced interrupt still works). */
     disallowInterruptions(): void;
@@ -1132,6 +1185,12 @@ interface ToolOptions<Schema extends z.ZodType, Result, UserData> {
     description: string;
     /** A zod schema of the arguments; an object schema. Omit for a tool without arguments. */
     parameters?: Schema;
+    /**
+     * Longest a call may run, in ms of the session's clock. When it passes, the model is told the call
+     * timed out, the session emits an `error` (source `tool`, a `ToolTimeoutError`) and `ctx.signal`
+     * aborts. Default: the session's `toolTimeoutMs`, which is unset by default (no limit).
+     */
+    timeoutMs?: number;
     execute(args: z.output<Schema>, ctx: RunContext<UserData>): Result | Promise<Result>;
 }
 interface Tool<Schema extends z.ZodType = z.ZodType, Result = unknown, UserData = unknown> {
@@ -1146,6 +1205,8 @@ interface Tool<Schema extends z.ZodType = z.ZodType, Result = unknown, UserData 
      * when the JSON is malformed or does not match the schema.
      */
     parseArguments(raw: string): z.output<Schema>;
+    /** Longest a call may run, in ms; undefined: the session's default. */
+    readonly timeoutMs: number | undefined;
     execute(args: z.output<Schema>, ctx: RunContext<UserData>): Result | Promise<Result>;
 }
 type AnyTool = Tool<z.ZodType, any, any>;
@@ -1333,6 +1394,8 @@ interface CommittedTurn {
     finalTranscriptAtMs: number | undefined;
     /** False when only an interim transcript was available at commit time. */
     transcriptFinal: boolean;
+    /** Mean recognizer confidence (0..1) of the turn's finals, when every one of them reported it. */
+    transcriptConfidence: number | undefined;
 }
 
 type AgentState = 'initializing' | 'idle' | 'listening' | 'thinking' | 'speaking';
@@ -1432,6 +1495,11 @@ interface AgentSessionOptions<UserData = unknown> {
     turnHandling?: Partial<TurnHandlingOptions>;
     /** LLM rounds per reply, counting the first. Default 3. */
     maxToolSteps?: number;
+    /**
+     * Longest a tool call may run, in ms, for tools without their own `timeoutMs`. A call that takes
+     * longer returns a timeout error to the model and emits an `error` (source `tool`). Default: no limit.
+     */
+    toolTimeoutMs?: number;
     /** Mutual silence after which the user is `away`, in ms; `null` disables. Default 15000. */
     userAwayTimeout?: number | null;
     /** Longest `close()` may take, in ms. Default 5000. */
@@ -1782,4 +1850,4 @@ declare function resolveDeadlines(options: Partial<SessionDeadlines> & {
     playoutWatchdogSlack?: number | undefined;
 }): SessionDeadlines;
 
-export { APIConnectionError, APIError, APIStatusError, APITimeoutError, type AddMessageOptions, Agent, type AgentDefinition, type AgentDefinitionInit, type AgentHandoff, type AgentOptions, AgentSession, type AgentSessionOptions, type AgentState, AgentTask, AllProvidersFailedError, type AnyTool, AudioFrame, type AudioFrameLike, type AudioInput, type AudioOutput, AudioOutputTimeoutError, type AvailabilityChangedEvent, type ChatContent, ChatContext, type ChatItem, type ChatMessage, type ChatRole, type Clock, type CommittedTurn, type CopyOptions, type ErrorSource, type FallbackAdapterEvents, type FallbackAdapterOptions, type FunctionCall, type FunctionCallOutput, type GenerateReplyOptions, type ImageContent, type InterruptReason, InvalidAudioError, type JSONSchema, Job, type JobContext, type JobNotice, type JobOptions, type JobTransport, type LLM, LLMFallbackAdapter, type LLMFallbackAdapterOptions, type LogLevel, type Logger, type LoggerOptions, MissingProviderError, MissingVADError, type NoticeLevel, type ProviderAvailability, ProviderProblemError, RealClock, RunContext, type STT, STTFallbackAdapter, type STTFallbackAdapterOptions, type SayOptions, SessionClosedError, type SessionDeadlines, type SessionEvents, type SessionIO, type SessionMetrics, SessionNotStartedError, type SessionStartOptions, SpeechDeadlockError, SpeechHandle, SpeechInterruptedError, SpeechInterruptedReason, type SpeechOutcome, SpeechPriority, StopResponse, type TTS, TTSFallbackAdapter, type TTSFallbackAdapterOptions, TaskContextError, type TextOutput, type TimedTraceRecord, type TimerHandle, type Tool, ToolError, type ToolOptions, type TraceRecord, type TraceSink, type TurnDetector, type TurnHandlingOptions, type UserState, type VAD, VirtualClock, type VirtualClockOptions, VoxwireError, agentDefinitionFromModule, createLogger, defaultDeadlines, defaultLogger, defaultTurnHandling, defineAgent, isAgentDefinition, messageText, prewarmAgent, realClock, resolveDeadlines, resolveTurnHandling, setDefaultLogger, silentLogger, tool, toolDefinitions };
+export { APIConnectionError, APIError, APIStatusError, APITimeoutError, type AddMessageOptions, Agent, type AgentDefinition, type AgentDefinitionInit, type AgentHandoff, type AgentOptions, AgentSession, type AgentSessionOptions, type AgentState, AgentTask, AllProvidersFailedError, type AnyTool, AudioFrame, type AudioFrameLike, type AudioInput, type AudioOutput, AudioOutputTimeoutError, type AvailabilityChangedEvent, type ChatContent, ChatContext, type ChatItem, type ChatMessage, type ChatRole, type Clock, type CommittedTurn, type CopyOptions, type ErrorSource, type FallbackAdapterEvents, type FallbackAdapterOptions, type FunctionCall, type FunctionCallOutput, type GenerateReplyOptions, type ImageContent, type InterruptReason, InvalidAudioError, type JSONSchema, Job, type JobContext, type JobNotice, type JobOptions, type JobTransport, type LLM, LLMFallbackAdapter, type LLMFallbackAdapterOptions, type LogLevel, type Logger, type LoggerOptions, MissingProviderError, MissingVADError, type NoticeLevel, type ProviderAvailability, ProviderProblemError, RealClock, RunContext, type STT, STTFallbackAdapter, type STTFallbackAdapterOptions, type SayOptions, SessionClosedError, type SessionDeadlines, type SessionEvents, type SessionIO, type SessionMetrics, SessionNotStartedError, type SessionStartOptions, SpeechDeadlockError, SpeechHandle, SpeechInterruptedError, SpeechInterruptedReason, type SpeechOutcome, SpeechPriority, StopResponse, type TTS, TTSFallbackAdapter, type TTSFallbackAdapterOptions, TaskContextError, type TextOutput, type TimedTraceRecord, type TimerHandle, type Tool, ToolError, type ToolOptions, ToolTimeoutError, type TraceRecord, type TraceSink, type TurnDetector, type TurnHandlingOptions, type UserState, type VAD, VirtualClock, type VirtualClockOptions, VoxwireError, agentDefinitionFromModule, createLogger, defaultDeadlines, defaultLogger, defaultTurnHandling, defineAgent, isAgentDefinition, messageText, prewarmAgent, realClock, resolveDeadlines, resolveTurnHandling, setDefaultLogger, silentLogger, tool, toolDefinitions };

@@ -92,6 +92,18 @@ declare function withIdleTimeout<T>(source: (signal: AbortSignal) => AsyncIterab
 /** The specification version this file describes. A provider sets `specificationVersion` to it. */
 declare const SPECIFICATION_VERSION = "v1";
 type SpecificationVersion = typeof SPECIFICATION_VERSION;
+/**
+ * A word and when it is spoken, in ms. For a recognizer: of the stream's audio since it opened (so a
+ * reconnecting provider keeps counting). For a synthesizer: of the audio this stream or `synthesize()`
+ * call produced, from its first sample.
+ */
+interface TimedWord {
+    word: string;
+    startMs: number;
+    endMs: number;
+    /** 0..1, when a recognizer reports it per word. */
+    confidence?: number;
+}
 /** A problem the provider worked around; the call goes on. */
 type ProviderProblem = 
 /** A request failed and will be tried again after `delayMs`. */
@@ -642,6 +654,8 @@ interface SpeechAlternative {
     language?: string;
     /** 0..1 when the provider reports it; kept on the user's message as `transcriptConfidence`. */
     confidence?: number;
+    /** The words of `text` with their times, when the provider reports them. */
+    words?: readonly TimedWord[];
 }
 /** What a live recognition stream reports, in order. */
 type STTEvent = 
@@ -821,12 +835,16 @@ declare class STTStreamAdapter implements StreamingSTT {
  * Output audio: 16-bit PCM frames at `sampleRate` with `numChannels`, any frame length. The session
  * resamples for the audio output; the provider never needs to.
  */
-/**
- * One chunk of synthesized audio. An object rather than a bare frame so that later versions can carry
- * more per chunk (word timing) without breaking providers written against v1.
- */
+/** One chunk of synthesized audio. */
 interface SynthesizedAudio {
     frame: AudioFrame;
+    /**
+     * Words whose timing the provider learned since its previous chunk (optional). When a synthesizer
+     * reports them, the agent's transcript follows them (each word shows once half of it has played, and
+     * an interrupted message keeps exactly those words); without them it follows an estimated speaking
+     * rate. Times are of this stream's audio (see `TimedWord`).
+     */
+    words?: readonly TimedWord[];
 }
 interface TTSStream extends AsyncIterable<SynthesizedAudio> {
     /** More text of the same reply. May be called with any fragment: a word, half a word, a sentence. */
@@ -1238,8 +1256,13 @@ interface LLMUsage {
  * them before emitting `tool_call`, so the session never sees half an argument object. Invalid JSON is
  * passed on as it is; the session answers the model with a tool error.
  *
- * `callId` must be unique within one response. It may repeat across responses (some models number
- * their calls `call_0`, `call_1` every turn): the session tells calls apart per response.
+ * `callId` should be unique within one response; a repeat within a response is ignored. It may repeat
+ * across responses (some models number their calls `call_0`, `call_1` every turn). For an id already in
+ * the conversation the session applies one rule: the same call (same name and arguments) with no user
+ * message since it was made is a re-emission within the turn and does not run again (unless it was
+ * cancelled: then it is a retry); any other reuse is a new call, run and recorded under a fresh id
+ * `<callId>_<n>`, so every id in the history names one call and its one output. Providers need do
+ * nothing about it; they must not invent ids from the content of a call.
  */
 type LLMStreamPart = {
     type: 'text_delta';
@@ -1714,4 +1737,4 @@ declare class VirtualClock implements Clock {
     private pop;
 }
 
-export { APIConnectionError, APIError, type APIErrorOptions, APIStatusError, APITimeoutError, AudioFrame, type AudioFrameLike, type AudioInput, type AudioOutput, AudioOutputBase, AudioResampler, type AudioResamplerOptions, type BatchSTT, type BatchTTS, Channel, ChannelClosedError, type ChannelOptions, type Clock, type ConnectInfo, type ConversationTurn, DEFAULT_RETRY_POLICY, FrameChunker, type FrameChunkerOptions, type HeadersLike, type IdleTimeoutOptions, InvalidAudioError, type LLM, type LLMChatOptions, type LLMContentPart, type LLMMessage, type LLMStreamPart, type LLMToolCall, type LLMUsage, type LinkedController, NullAudioOutput, type OpenWebSocketOptions, type OverflowPolicy, type ParseRetryAfterOptions, type PlaybackEvent, type PlaybackFinished, type ProviderCallOptions, type ProviderProblem, ProviderProblemError, REDACTED, RealClock, ReconnectingSocket, type ReconnectingSocketOptions, type ReconnectingSocketState, ReplayBuffer, type ReplayBufferOptions, type ReplayMode, type ReplayOptions, type ResamplerQuality, type RetryOptions, type RetryPolicy, SPECIFICATION_VERSION, type STT, type STTEvent, type STTStream, STTStreamAdapter, type STTStreamAdapterOptions, type STTStreamOptions, type SendOptions, SentenceStream, SentenceTokenizer, type SentenceTokenizerOptions, type SocketConnection, type SpecificationVersion, type SpeechAlternative, type StreamingSTT, type StreamingTTS, type SynthesizedAudio, type TTS, type TTSStream, TTSStreamAdapter, type TTSStreamAdapterOptions, type TextOutput, type TimerHandle, type ToolChoice, type ToolDefinition, type TurnDetector, type VAD, type VADEvent, type VADStream, VirtualClock, type VirtualClockOptions, VoxwireError, WavDecoder, type WavFormat, WavFormatError, type WebSocketData, type WebSocketLike, type WebSocketMessage, type WithRetryOptions, type WithTimeoutOptions, abortReason, concatenateFrames, countWords, createIdGenerator, decodeWav, delayBeforeRetryMs, encodeWav, frameToBytes, int16FromBytes, isAbortError, isRetryableError, isRetryableStatus, isSecretKey, linkedController, openWebSocket, parseHttpDateMs, parseRetryAfterMs, processId, raceAbort, realClock, redactLogText, redactLogValue, resolveRetryPolicy, retryAfterFromError, retryBeforeFirstItem, retryDelayMs, rmsDbfs, silenceLike, splitFrame, timeoutAfter, toLLMMessages, toMono, withIdleTimeout, withRetry, withTimeout };
+export { APIConnectionError, APIError, type APIErrorOptions, APIStatusError, APITimeoutError, AudioFrame, type AudioFrameLike, type AudioInput, type AudioOutput, AudioOutputBase, AudioResampler, type AudioResamplerOptions, type BatchSTT, type BatchTTS, Channel, ChannelClosedError, type ChannelOptions, type Clock, type ConnectInfo, type ConversationTurn, DEFAULT_RETRY_POLICY, FrameChunker, type FrameChunkerOptions, type HeadersLike, type IdleTimeoutOptions, InvalidAudioError, type LLM, type LLMChatOptions, type LLMContentPart, type LLMMessage, type LLMStreamPart, type LLMToolCall, type LLMUsage, type LinkedController, NullAudioOutput, type OpenWebSocketOptions, type OverflowPolicy, type ParseRetryAfterOptions, type PlaybackEvent, type PlaybackFinished, type ProviderCallOptions, type ProviderProblem, ProviderProblemError, REDACTED, RealClock, ReconnectingSocket, type ReconnectingSocketOptions, type ReconnectingSocketState, ReplayBuffer, type ReplayBufferOptions, type ReplayMode, type ReplayOptions, type ResamplerQuality, type RetryOptions, type RetryPolicy, SPECIFICATION_VERSION, type STT, type STTEvent, type STTStream, STTStreamAdapter, type STTStreamAdapterOptions, type STTStreamOptions, type SendOptions, SentenceStream, SentenceTokenizer, type SentenceTokenizerOptions, type SocketConnection, type SpecificationVersion, type SpeechAlternative, type StreamingSTT, type StreamingTTS, type SynthesizedAudio, type TTS, type TTSStream, TTSStreamAdapter, type TTSStreamAdapterOptions, type TextOutput, type TimedWord, type TimerHandle, type ToolChoice, type ToolDefinition, type TurnDetector, type VAD, type VADEvent, type VADStream, VirtualClock, type VirtualClockOptions, VoxwireError, WavDecoder, type WavFormat, WavFormatError, type WebSocketData, type WebSocketLike, type WebSocketMessage, type WithRetryOptions, type WithTimeoutOptions, abortReason, concatenateFrames, countWords, createIdGenerator, decodeWav, delayBeforeRetryMs, encodeWav, frameToBytes, int16FromBytes, isAbortError, isRetryableError, isRetryableStatus, isSecretKey, linkedController, openWebSocket, parseHttpDateMs, parseRetryAfterMs, processId, raceAbort, realClock, redactLogText, redactLogValue, resolveRetryPolicy, retryAfterFromError, retryBeforeFirstItem, retryDelayMs, rmsDbfs, silenceLike, splitFrame, timeoutAfter, toLLMMessages, toMono, withIdleTimeout, withRetry, withTimeout };

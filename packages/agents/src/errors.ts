@@ -70,6 +70,20 @@ export class ToolError extends VoxwireError {
   override name = 'ToolError';
 }
 
+/**
+ * A tool ran longer than its `timeoutMs` (or the session's `toolTimeoutMs`). The model is told the call
+ * timed out, the session reports this error with source `tool`, and the tool's signal aborts.
+ */
+export class ToolTimeoutError extends ToolError {
+  override name = 'ToolTimeoutError';
+  constructor(
+    readonly toolName: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`The tool "${toolName}" did not finish within ${timeoutMs} ms`);
+  }
+}
+
 /** The session is closed (or closing): the call cannot be honoured. */
 export class SessionClosedError extends VoxwireError {
   override name = 'SessionClosedError';

@@ -28,6 +28,7 @@ export {
   SessionNotStartedError,
   SpeechInterruptedError,
   ToolError,
+  ToolTimeoutError,
   VoxwireError,
 } from './errors.js';
 export {

@@ -106,4 +106,40 @@ describe('voxwire dev', () => {
     child.kill('SIGINT');
     expect(await exited).toBe(0);
   }, 90_000);
+
+  it('says loudly when it listens beyond loopback, and still answers nobody without the secret', async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--conditions=@voxwire/source',
+        '--import',
+        'tsx',
+        bin,
+        'dev',
+        join(packageDir, 'src/test-support/echo-agent.ts'),
+        '--host',
+        '0.0.0.0',
+        '--port',
+        '0',
+        '--no-watch',
+      ],
+      { cwd: packageDir, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    cleanup.push(() => child.kill('SIGKILL'));
+    const out = watchOutput(child);
+    const [, port, token] = await out.waitFor(
+      /playground for echo-agent\.ts: http:\/\/[^:]+:(\d+)\/\?token=([\w-]{43})\n/u,
+    );
+    expect(out.text).toMatch(/LISTENING ON 0\.0\.0\.0: OTHER MACHINES CAN REACH THIS AGENT/u);
+    // The warning names the secret's role but never prints the secret itself.
+    const warning = out.text.slice(0, out.text.indexOf('playground for'));
+    expect(warning).not.toContain(token);
+    const origin = `http://127.0.0.1:${port}`;
+    expect((await fetch(`${origin}/`)).status).toBe(401);
+    await expect(firstNotice(`${origin}/?token=wrong`)).rejects.toThrow(/401/u);
+    expect((await firstNotice(`${origin}/?token=${token}`)).notice).toBe('version 1');
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+  }, 90_000);
 });

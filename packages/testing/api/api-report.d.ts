@@ -263,6 +263,11 @@ interface ReplyMatch {
 interface FakeToolCall {
     name: string;
     args?: Record<string, unknown>;
+    /**
+     * The call id the model gives. Default: a fresh `call_<n>`. Set it to play a model that numbers its
+     * calls `call_0` every turn, or one that re-emits an earlier call.
+     */
+    id?: string;
 }
 interface FakeLLMError {
     /** After this much streaming time (from the request); 0 fails before the first token. */
@@ -311,6 +316,11 @@ interface FakeLLMOptions {
         message: string;
     } | {
         type: 'stall';
+    } | {
+        type: 'request';
+        reply: number;
+        lastItem: string;
+        instructions: string;
     }): void;
 }
 /**
@@ -619,6 +629,8 @@ interface Scenario {
 interface SessionSpec extends Partial<SessionDeadlines> {
     turnHandling?: Partial<TurnHandlingOptions>;
     maxToolSteps?: number;
+    /** The session's default limit for tools without their own `timeoutMs`. */
+    toolTimeoutMs?: number;
     /** `null` disables. Default: the session's own default. */
     userAwayTimeout?: number | null;
     closeTimeout?: number;
@@ -691,6 +703,8 @@ interface AgentSpec {
     /** Tool names; default every tool of the scenario. */
     tools?: string[];
     onEnter?: Greeting;
+    /** `onEnter` starts this task (awaited in the background of the hook, as an agent asking for details). */
+    onEnterTask?: string;
     /** User turns containing any of these get no reply (`StopResponse` in `onUserTurnCompleted`). */
     skipTurnsContaining?: string[];
 }
@@ -708,6 +722,11 @@ interface TaskSpec extends AgentSpec {
     };
     /** Result returned to the awaiting tool instead of the user's text. */
     result?: string;
+    /**
+     * With `completeOn: 'user_turn'`: the turn that completes the task is answered too (no `StopResponse`),
+     * by the agent in charge once the task has handed the conversation back.
+     */
+    answerCompletingTurn?: boolean;
 }
 type ToolStep = {
     sleep: number;
@@ -735,6 +754,8 @@ interface ToolSpec {
     handoff?: string;
     /** Keep running when the speech is interrupted (sleeps ignore the cancellation signal). */
     ignoresCancellation?: boolean;
+    /** The tool's `timeoutMs`. */
+    timeoutMs?: number;
 }
 type SessionAction = {
     atMs: number;
@@ -927,10 +948,13 @@ type SimRecord = {
     segment: number;
 } | (OutputRecord & {
     speechId: string | undefined;
-}) | {
+})
+/** `agent`: the scenario agent (or task) whose instructions the request carries. */
+ | {
     type: 'llm_request';
     reply: number;
     lastItem: string;
+    agent: string | undefined;
 } | {
     type: 'llm_tool_call';
     callId: string;
@@ -1050,7 +1074,7 @@ declare class LogRecorder {
 declare function serializeLog(log: readonly LogEntry[]): string;
 
 interface Violation {
-    /** Stable invariant id: L1..L10, S1..S12 (see INVARIANTS). */
+    /** Stable invariant id: L1..L10, S1..S13 (see INVARIANTS). */
     id: string;
     message: string;
     /** Virtual time of the offending moment. */
@@ -1076,8 +1100,8 @@ declare const INVARIANTS: {
     readonly S1: "agentState is speaking exactly while frames reach the output";
     readonly S2: "nothing of an interrupted speech is heard or recorded after the interrupt";
     readonly S3: "an uninterruptible speech is cut only by a forced interrupt";
-    readonly S4: "a tool awaiting an AgentTask is not cancelled by user audio; holds are counted";
-    readonly S5: "tool calls and outputs are recorded exactly once";
+    readonly S4: "a tool awaiting an AgentTask is not cancelled by user audio; holds are counted; sibling tasks take turns; a finished task says nothing";
+    readonly S5: "tool calls and outputs are recorded exactly once; no empty function_tools_executed";
     readonly S6: "at most one reply is audible per user turn";
     readonly S7: "an interruptible reply sends no frame while the user speaks";
     readonly S8: "the user is never away while a tool runs or the agent speaks";
@@ -1085,6 +1109,7 @@ declare const INVARIANTS: {
     readonly S10: "one agent_false_interruption per pause; no resume without it";
     readonly S11: "a failure surfaces as an error event and never breaks later turns";
     readonly S12: "back-pressure or counted drops, never unbounded buffering";
+    readonly S13: "every final transcript reaches the user message of its turn";
 };
 type InvariantId = keyof typeof INVARIANTS;
 interface CheckOptions {

@@ -157,8 +157,74 @@ export function generateScenario(seed: number, options: GeneratorOptions = {}): 
     if (faults.length > 0) scenario.faults = faults;
   }
   extendForInterruptions(seed, scenario);
+  extendForTools(seed, scenario);
   extendForHungProviders(seed, scenario, options);
   return scenario;
+}
+
+/**
+ * Neighbourhoods of the tool and sub-task bugs of issue #13, drawn from a stream of their own so that
+ * every seed keeps the rest of its scenario: two tools called together that each await a task; tasks
+ * whose completing turn is answered (by the agent in charge afterwards), some started by an agent's
+ * `onEnter`; a model that numbers its calls `call_0` every response and re-emits a call after its
+ * output; tool timeouts (per tool and the session default) and tools that hang after
+ * `disallowInterruptions()`.
+ */
+function extendForTools(seed: number, scenario: Scenario): void {
+  const rng = new Rng((seed ^ 0x7007_7007) >>> 0);
+  const tools = scenario.tools ?? [];
+  const replies = scenario.llm?.replies ?? [];
+  const tasks = scenario.tasks ?? [];
+  const userReplies = replies.filter((r) => r.match?.user !== undefined);
+  if (tasks.length > 0 && rng.chance(0.3)) {
+    const second: TaskSpec = {
+      name: 'ask_task_2',
+      onEnter: { say: `Second question ${phrase(rng, 2, 5)}?`, allowInterruptions: rng.chance(0.5) },
+    };
+    tasks.push(second);
+    tools.push({ name: 'ask_first', steps: [{ task: tasks[0]!.name }] });
+    tools.push({ name: 'ask_second', steps: [{ task: second.name }] });
+    const reply = userReplies.length > 0 ? rng.pick(userReplies) : undefined;
+    if (reply) {
+      delete reply.error;
+      delete reply.hang;
+      reply.toolCalls = [{ name: 'ask_first' }, { name: 'ask_second' }];
+    }
+    replies.push({ match: { agent: second.name }, ...timing(rng), text: sentence(rng, 2, 8) });
+    for (const name of ['ask_first', 'ask_second'])
+      replies.push({ match: { afterTool: name }, ...timing(rng), text: sentence(rng, 2, 10) });
+  }
+  for (const task of tasks) if (rng.chance(0.3)) task.answerCompletingTurn = true;
+  const main = scenario.agents?.[0];
+  if (main && tasks.length > 0 && rng.chance(0.1)) main.onEnterTask = tasks[0]!.name;
+  if (rng.chance(0.2)) {
+    // Ids numbered per response, as some models do: the same ids come back every turn.
+    const firstArgs = new Map<string, Record<string, unknown> | undefined>();
+    for (const reply of replies) {
+      reply.toolCalls?.forEach((call, i) => {
+        call.id = `call_${i}`;
+        if (!firstArgs.has(call.name)) firstArgs.set(call.name, call.args);
+      });
+    }
+    // ...and, now and then, a follow-up re-emits the call it follows (same id, name and arguments).
+    for (const reply of replies) {
+      const name = reply.match?.afterTool;
+      if (name === undefined || !firstArgs.has(name) || !rng.chance(0.6)) continue;
+      const args = firstArgs.get(name);
+      reply.toolCalls = [{ name, id: 'call_0', ...(args ? { args } : {}) }];
+    }
+  }
+  if (scenario.session && rng.chance(0.15)) scenario.session.toolTimeoutMs = rng.ms(500, 4000, 100);
+  for (const spec of tools) {
+    if (rng.chance(0.15)) spec.timeoutMs = rng.ms(300, 3000, 100);
+    if (rng.chance(0.06)) {
+      // A tool that hangs where nothing can cut it; only its timeout ends it.
+      spec.steps = [{ disallowInterruptions: true }, { sleep: 600_000 }];
+      spec.timeoutMs ??= rng.ms(500, 4000, 100);
+    }
+  }
+  scenario.tools = tools;
+  if (tasks.length > 0) scenario.tasks = tasks;
 }
 
 /**
@@ -362,6 +428,7 @@ function generateFaults(rng: Rng, lastEnd: number): Fault[] {
       [2, 'vad'],
       [1, 'turn_detector'],
       [0.3, 'input'],
+      [0.5, 'bad_frame'],
     ]);
     faults.push({ atMs: rng.ms(0, lastEnd + 2000, 10), target, durationMs: rng.ms(100, 3000, 50) });
   }

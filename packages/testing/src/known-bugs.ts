@@ -101,4 +101,11 @@ export const FIXED_BUGS: ReadonlyArray<{
     diagnosis:
       'a late final transcript that only corrected a turn committed from an interim still counted toward the next turn: an empty manual commit then cut the reply',
   },
+  {
+    id: 'KB13',
+    invariant: 'L10',
+    scenario: 'scenarios/regressions/kb13-frame-after-interrupt-releases-pause.json',
+    diagnosis:
+      'speech-playout.ts sent the frame waiting at the playout gate when an interrupt released the pause in the same instant it aborted that speech: the frame reached the sink after the interrupt had cleared it',
+  },
 ];

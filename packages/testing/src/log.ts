@@ -63,7 +63,8 @@ export type SimRecord =
   | { type: 'stt_fed_speech'; segment: number }
   | { type: 'vad_fed_silence'; segment: number }
   | (OutputRecord & { speechId: string | undefined })
-  | { type: 'llm_request'; reply: number; lastItem: string }
+  /** `agent`: the scenario agent (or task) whose instructions the request carries. */
+  | { type: 'llm_request'; reply: number; lastItem: string; agent: string | undefined }
   | { type: 'llm_tool_call'; callId: string; name: string; speechId: string | undefined }
   | { type: 'llm_error'; message: string }
   /** A provider went quiet without an error (a scripted hang or a stall fault). */

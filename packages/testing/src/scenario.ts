@@ -41,6 +41,8 @@ export interface Scenario {
 export interface SessionSpec extends Partial<SessionDeadlines> {
   turnHandling?: Partial<TurnHandlingOptions>;
   maxToolSteps?: number;
+  /** The session's default limit for tools without their own `timeoutMs`. */
+  toolTimeoutMs?: number;
   /** `null` disables. Default: the session's own default. */
   userAwayTimeout?: number | null;
   closeTimeout?: number;
@@ -109,6 +111,8 @@ export interface AgentSpec {
   /** Tool names; default every tool of the scenario. */
   tools?: string[];
   onEnter?: Greeting;
+  /** `onEnter` starts this task (awaited in the background of the hook, as an agent asking for details). */
+  onEnterTask?: string;
   /** User turns containing any of these get no reply (`StopResponse` in `onUserTurnCompleted`). */
   skipTurnsContaining?: string[];
 }
@@ -122,6 +126,11 @@ export interface TaskSpec extends AgentSpec {
   completeOn?: 'user_turn' | { afterMs: number } | { error: string; afterMs?: number };
   /** Result returned to the awaiting tool instead of the user's text. */
   result?: string;
+  /**
+   * With `completeOn: 'user_turn'`: the turn that completes the task is answered too (no `StopResponse`),
+   * by the agent in charge once the task has handed the conversation back.
+   */
+  answerCompletingTurn?: boolean;
 }
 
 export type ToolStep =
@@ -142,6 +151,8 @@ export interface ToolSpec {
   handoff?: string;
   /** Keep running when the speech is interrupted (sleeps ignore the cancellation signal). */
   ignoresCancellation?: boolean;
+  /** The tool's `timeoutMs`. */
+  timeoutMs?: number;
 }
 
 export type SessionAction =

@@ -161,7 +161,14 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
           ? { type: 'llm_tool_call', callId: e.callId, name: e.name, speechId: holder }
           : e.type === 'stall'
             ? { type: 'provider_stall', target: 'llm' }
-            : { type: 'llm_error', message: e.message },
+            : e.type === 'request'
+              ? {
+                  type: 'llm_request',
+                  reply: e.reply,
+                  lastItem: e.lastItem,
+                  agent: /\[agent:([^\]]+)\]/.exec(e.instructions)?.[1],
+                }
+              : { type: 'llm_error', message: e.message },
       ),
   });
   const tts = new FakeTTS({
@@ -215,6 +222,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
     clock,
     turnHandling: config.turnHandling,
     ...(s.maxToolSteps !== undefined ? { maxToolSteps: s.maxToolSteps } : {}),
+    ...(s.toolTimeoutMs !== undefined ? { toolTimeoutMs: s.toolTimeoutMs } : {}),
     userAwayTimeout: config.userAwayTimeoutMs,
     closeTimeout: config.closeTimeoutMs,
     interruptedPlayoutTimeout: config.interruptedPlayoutTimeoutMs,

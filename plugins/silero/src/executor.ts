@@ -253,8 +253,27 @@ function settleOnExit(): void {
   for (const executor of live) executor.settleForExit(deadline);
 }
 
-/** The built worker next to the running bundle (dist/), or undefined when running from sources. */
-export function defaultWorkerUrl(): URL | undefined {
-  const url = new URL('./inference-worker.js', import.meta.url);
-  return existsSync(fileURLToPath(url)) ? url : undefined;
+/**
+ * The worker next to the running module: the built one (dist/), or, when running from sources under a
+ * TypeScript loader the worker inherits (`node --import tsx`, as `pnpm dev` runs), the source file.
+ * Undefined otherwise (a test runner that transforms TypeScript itself starts no loader in workers).
+ */
+export function defaultWorkerUrl(execArgv: readonly string[] = process.execArgv): URL | undefined {
+  const built = new URL('./inference-worker.js', import.meta.url);
+  if (existsSync(fileURLToPath(built))) return built;
+  const source = new URL('./inference-worker-source.mjs', import.meta.url);
+  if (hasTypeScriptLoader(execArgv) && existsSync(fileURLToPath(source))) return source;
+  return undefined;
+}
+
+/** Whether the flags load tsx (`--import tsx`, `--import=tsx`, `--loader tsx`): a worker given them runs .ts. */
+export function hasTypeScriptLoader(execArgv: readonly string[]): boolean {
+  for (let i = 0; i < execArgv.length; i++) {
+    const arg = execArgv[i] as string;
+    const [flag, inline] = arg.includes('=') ? arg.split('=', 2) : [arg, execArgv[i + 1]];
+    if ((flag === '--import' || flag === '--loader' || flag === '--experimental-loader') && inline) {
+      if (inline === 'tsx' || inline.startsWith('tsx/')) return true;
+    }
+  }
+  return false;
 }

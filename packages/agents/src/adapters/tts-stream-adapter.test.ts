@@ -18,6 +18,8 @@ interface FakeTTSOptions {
   chunkMs?: number;
   latencyMs?: (text: string) => number;
   failOn?: (text: string) => Error | undefined;
+  /** Time the text's words on the first chunk, 5 ms each from the call's first sample. */
+  words?: boolean;
 }
 
 /** What each synthesized frame says, `<text>#<n>`: chunks carry nothing but their frame. */
@@ -57,7 +59,8 @@ class FakeTTS implements BatchTTS {
       for (let i = 0; i < chunks; i++) {
         const frame = AudioFrame.silence(24_000, 1, 240);
         labels.set(frame, `${text}#${i}`);
-        yield { frame };
+        const words = text.split(' ').map((word, k) => ({ word, startMs: k * 5, endMs: k * 5 + 5 }));
+        yield this.options.words && i === 0 ? { frame, words } : { frame };
         await this.clock.sleep(this.options.chunkMs ?? 5, signal);
       }
     } finally {
@@ -119,6 +122,23 @@ describe('TTSStreamAdapter', () => {
     // The second sentence started long before the first one's audio was out; never more than two at once.
     expect(tts.calls[1]!.at).toBeLessThan(300);
     expect(tts.maxActive).toBe(2);
+  });
+
+  it("times each sentence's words from the stream's first sample, not from their own call's", async () => {
+    const clock = new VirtualClock();
+    const tts = new FakeTTS(clock, { words: true });
+    const stream = new TTSStreamAdapter(tts, { tokenizer }).stream();
+    const consumed = collect(stream);
+    stream.pushText('Hello there. Bye now.');
+    stream.endInput();
+    const words = (await consumed).flatMap((c) => c.words ?? []);
+    // Two 10 ms chunks per sentence: the second sentence starts 20 ms into the stream's audio.
+    expect(words).toEqual([
+      { word: 'Hello', startMs: 0, endMs: 5 },
+      { word: 'there.', startMs: 5, endMs: 10 },
+      { word: 'Bye', startMs: 20, endMs: 25 },
+      { word: 'now.', startMs: 25, endMs: 30 },
+    ]);
   });
 
   it('flush() cuts the sentence being written; each sentence is synthesized once, in order', async () => {

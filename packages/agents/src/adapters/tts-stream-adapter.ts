@@ -152,6 +152,8 @@ class AdaptedTTSStream implements TTSStream {
 
   private async *run(): AsyncGenerator<SynthesizedAudio> {
     const signal = this.controller.signal;
+    // Each synthesize() call times its words from its own first sample; the stream's from its first.
+    let emittedMs = 0;
     try {
       for (;;) {
         if (signal.aborted) return;
@@ -163,7 +165,11 @@ class AdaptedTTSStream implements TTSStream {
           });
           continue;
         }
-        for await (const chunk of sentence.audio!) yield chunk;
+        const sentenceStartMs = emittedMs;
+        for await (const chunk of sentence.audio!) {
+          emittedMs += chunk.frame.durationMs;
+          yield chunk.words && sentenceStartMs > 0 ? shiftWords(chunk, sentenceStartMs) : chunk;
+        }
         if (signal.aborted) return;
         this.sentences.shift();
         this.running--;
@@ -191,4 +197,9 @@ class AdaptedTTSStream implements TTSStream {
     this.wake = undefined;
     wake?.();
   }
+}
+
+function shiftWords(chunk: SynthesizedAudio, byMs: number): SynthesizedAudio {
+  const words = chunk.words!.map((w) => ({ ...w, startMs: w.startMs + byMs, endMs: w.endMs + byMs }));
+  return { ...chunk, words };
 }

@@ -185,6 +185,7 @@ export {
   type ProviderCallOptions,
   type ProviderProblem,
   type SpecificationVersion,
+  type TimedWord,
 } from '../providers/common.js';
 export type {
   LLMChatOptions,

@@ -215,4 +215,31 @@ describe('openWebSocket', () => {
     sockets[1]!.closeFromServer(1000);
     expect(await drain(link)).toEqual({ items: ['result 1', 'result 2'], error: undefined });
   });
+
+  it("lets the server's close code decide when a send lands while the server is closing", async () => {
+    const clock = new VirtualClock();
+    const sockets: FakeWebSocket[] = [];
+    const link = new ReconnectingSocket<WebSocketData, WebSocketMessage>({
+      clock,
+      policy: { jitter: 0 },
+      connect: (_attempt, signal) => {
+        const socket = new FakeWebSocket();
+        sockets.push(socket);
+        queueMicrotask(() => socket.accept());
+        return openWebSocket(socket, { signal });
+      },
+    });
+    link.send('audio-1', { size: 20 });
+    await settle();
+    const socket = sockets[0]!;
+    // The server's close frame arrived: the socket is closing, its close event not yet dispatched.
+    socket.readyState = 2;
+    expect(() => link.send('audio-2', { size: 20 })).not.toThrow();
+    socket.closeFromServer(1008, 'invalid credentials');
+    const { error } = await drain(link);
+    expect((error as APIError).retryable).toBe(false);
+    expect((error as APIError).message).toContain('code 1008: invalid credentials');
+    expect(sockets).toHaveLength(1);
+    expect(socket.sent).toEqual(['audio-1']);
+  });
 });

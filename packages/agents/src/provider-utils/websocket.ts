@@ -42,6 +42,7 @@ export interface OpenWebSocketOptions {
 
 const CONNECTING = 0;
 const OPEN = 1;
+const CLOSING = 2;
 /** Closes that mean "done" rather than "broken": normal, going away, no status given. */
 const NORMAL_CLOSES = new Set([1000, 1001, 1005]);
 const RETRYABLE_CLOSES = new Set([1006, 1011, 1012, 1013, 1014]);
@@ -88,6 +89,10 @@ export function openWebSocket(
     let opened = false;
     const connection: SocketConnection<WebSocketData, WebSocketMessage> = {
       send: (data) => {
+        // The server has begun to close: its close code, about to end `messages`, says what went wrong
+        // and whether reconnecting can help. Failing this send would report a retryable break instead
+        // and hide a final close (1008). What a ReconnectingSocket sent stays in its replay buffer.
+        if (socket.readyState === CLOSING && !closedByUs) return;
         if (socket.readyState !== OPEN) throw new APIConnectionError(`${label}: the socket is not open`);
         socket.send(data);
       },

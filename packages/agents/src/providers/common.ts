@@ -16,6 +16,19 @@
 export const SPECIFICATION_VERSION = 'v1';
 export type SpecificationVersion = typeof SPECIFICATION_VERSION;
 
+/**
+ * A word and when it is spoken, in ms. For a recognizer: of the stream's audio since it opened (so a
+ * reconnecting provider keeps counting). For a synthesizer: of the audio this stream or `synthesize()`
+ * call produced, from its first sample.
+ */
+export interface TimedWord {
+  word: string;
+  startMs: number;
+  endMs: number;
+  /** 0..1, when a recognizer reports it per word. */
+  confidence?: number;
+}
+
 /** A problem the provider worked around; the call goes on. */
 export type ProviderProblem =
   /** A request failed and will be tried again after `delayMs`. */

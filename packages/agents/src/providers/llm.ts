@@ -58,8 +58,13 @@ export interface LLMUsage {
  * them before emitting `tool_call`, so the session never sees half an argument object. Invalid JSON is
  * passed on as it is; the session answers the model with a tool error.
  *
- * `callId` must be unique within one response. It may repeat across responses (some models number
- * their calls `call_0`, `call_1` every turn): the session tells calls apart per response.
+ * `callId` should be unique within one response; a repeat within a response is ignored. It may repeat
+ * across responses (some models number their calls `call_0`, `call_1` every turn). For an id already in
+ * the conversation the session applies one rule: the same call (same name and arguments) with no user
+ * message since it was made is a re-emission within the turn and does not run again (unless it was
+ * cancelled: then it is a retry); any other reuse is a new call, run and recorded under a fresh id
+ * `<callId>_<n>`, so every id in the history names one call and its one output. Providers need do
+ * nothing about it; they must not invent ids from the content of a call.
  */
 export type LLMStreamPart =
   | { type: 'text_delta'; text: string }

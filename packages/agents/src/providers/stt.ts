@@ -1,5 +1,5 @@
 import type { AudioFrame } from '../audio/audio-frame.js';
-import type { ProviderCallOptions, SpecificationVersion } from './common.js';
+import type { ProviderCallOptions, SpecificationVersion, TimedWord } from './common.js';
 
 /**
  * Speech-to-text, specification v1.
@@ -20,6 +20,8 @@ export interface SpeechAlternative {
   language?: string;
   /** 0..1 when the provider reports it; kept on the user's message as `transcriptConfidence`. */
   confidence?: number;
+  /** The words of `text` with their times, when the provider reports them. */
+  words?: readonly TimedWord[];
 }
 
 /** What a live recognition stream reports, in order. */

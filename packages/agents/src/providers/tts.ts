@@ -1,5 +1,5 @@
 import type { AudioFrame } from '../audio/audio-frame.js';
-import type { ProviderCallOptions, SpecificationVersion } from './common.js';
+import type { ProviderCallOptions, SpecificationVersion, TimedWord } from './common.js';
 
 /**
  * Text-to-speech, specification v1.
@@ -12,12 +12,16 @@ import type { ProviderCallOptions, SpecificationVersion } from './common.js';
  * resamples for the audio output; the provider never needs to.
  */
 
-/**
- * One chunk of synthesized audio. An object rather than a bare frame so that later versions can carry
- * more per chunk (word timing) without breaking providers written against v1.
- */
+/** One chunk of synthesized audio. */
 export interface SynthesizedAudio {
   frame: AudioFrame;
+  /**
+   * Words whose timing the provider learned since its previous chunk (optional). When a synthesizer
+   * reports them, the agent's transcript follows them (each word shows once half of it has played, and
+   * an interrupted message keeps exactly those words); without them it follows an estimated speaking
+   * rate. Times are of this stream's audio (see `TimedWord`).
+   */
+  words?: readonly TimedWord[];
 }
 
 export interface TTSStream extends AsyncIterable<SynthesizedAudio> {

@@ -23,6 +23,8 @@ export interface SpeechSegment {
   startMs: number;
   endMs: number;
   transcript: string;
+  /** The recognizer's confidence in the final transcript, when it reports one. */
+  confidence?: number;
 }
 
 /** User audio on the clock: silence, with a tone during each segment (its amplitude names the segment). */
@@ -133,8 +135,12 @@ export class FakeSTT implements StreamingSTT {
       if (finished.has(index)) return;
       finished.add(index);
       const text = this.segments[index]?.transcript ?? '';
+      const confidence = this.segments[index]?.confidence;
       this.clock.setTimer(this.delayMs, () => {
-        out.trySend({ type: 'final_transcript', alternatives: [{ text }] });
+        out.trySend({
+          type: 'final_transcript',
+          alternatives: [{ text, ...(confidence !== undefined ? { confidence } : {}) }],
+        });
       });
     };
     return {

@@ -19,6 +19,11 @@ export interface ReplyMatch {
 export interface FakeToolCall {
   name: string;
   args?: Record<string, unknown>;
+  /**
+   * The call id the model gives. Default: a fresh `call_<n>`. Set it to play a model that numbers its
+   * calls `call_0` every turn, or one that re-emits an earlier call.
+   */
+  id?: string;
 }
 
 export interface FakeLLMError {
@@ -66,7 +71,8 @@ export interface FakeLLMOptions {
     event:
       | { type: 'tool_call'; callId: string; name: string }
       | { type: 'error'; message: string }
-      | { type: 'stall' },
+      | { type: 'stall' }
+      | { type: 'request'; reply: number; lastItem: string; instructions: string },
   ): void;
 }
 
@@ -121,6 +127,12 @@ export class FakeLLM implements LLM {
       toolCallIds: [],
     };
     this.requests.push(request);
+    this.options.onEvent?.({
+      type: 'request',
+      reply: index,
+      lastItem: request.lastItem,
+      instructions: instructionsOf(options.messages),
+    });
     return this.stream(reply, request, options.signal);
   }
 
@@ -174,7 +186,7 @@ export class FakeLLM implements LLM {
         yield { type: 'text_delta', text: words[i]! };
       }
       for (const call of reply.toolCalls ?? []) {
-        const callId = `call_${++this.callSeq}`;
+        const callId = call.id ?? `call_${++this.callSeq}`;
         request.toolCallIds.push(callId);
         this.options.onEvent?.({ type: 'tool_call', callId, name: call.name });
         yield { type: 'tool_call', callId, name: call.name, arguments: JSON.stringify(call.args ?? {}) };
@@ -232,11 +244,7 @@ export class FakeLLM implements LLM {
 
   private pick(messages: readonly LLMMessage[]): number {
     const last = lastMessage(messages);
-    const instructions = messages
-      .map((m) => (m.role === 'system' || m.role === 'developer' ? m.content : ''))
-      .filter((text) => text !== '')
-      .join('\n')
-      .toLowerCase();
+    const instructions = instructionsOf(messages).toLowerCase();
     const replies = this.options.replies;
     for (let i = 0; i < replies.length; i++) {
       const reply = replies[i]!;
@@ -245,6 +253,13 @@ export class FakeLLM implements LLM {
     }
     return -1;
   }
+}
+
+function instructionsOf(messages: readonly LLMMessage[]): string {
+  return messages
+    .map((m) => (m.role === 'system' || m.role === 'developer' ? m.content : ''))
+    .filter((text) => text !== '')
+    .join('\n');
 }
 
 function lastMessage(messages: readonly LLMMessage[]): LLMMessage | undefined {

@@ -5,6 +5,7 @@ import * as liveness from './liveness.js';
 import { checkS12 } from './memory.js';
 import { LogModel, type Violation } from './model.js';
 import * as safety from './safety.js';
+import * as transcripts from './transcripts.js';
 
 export { DEFAULT_CONFIG, type Violation } from './model.js';
 
@@ -23,8 +24,8 @@ export const INVARIANTS = {
   S1: 'agentState is speaking exactly while frames reach the output',
   S2: 'nothing of an interrupted speech is heard or recorded after the interrupt',
   S3: 'an uninterruptible speech is cut only by a forced interrupt',
-  S4: 'a tool awaiting an AgentTask is not cancelled by user audio; holds are counted',
-  S5: 'tool calls and outputs are recorded exactly once',
+  S4: 'a tool awaiting an AgentTask is not cancelled by user audio; holds are counted; sibling tasks take turns; a finished task says nothing',
+  S5: 'tool calls and outputs are recorded exactly once; no empty function_tools_executed',
   S6: 'at most one reply is audible per user turn',
   S7: 'an interruptible reply sends no frame while the user speaks',
   S8: 'the user is never away while a tool runs or the agent speaks',
@@ -32,6 +33,7 @@ export const INVARIANTS = {
   S10: 'one agent_false_interruption per pause; no resume without it',
   S11: 'a failure surfaces as an error event and never breaks later turns',
   S12: 'back-pressure or counted drops, never unbounded buffering',
+  S13: 'every final transcript reaches the user message of its turn',
 } as const;
 
 export type InvariantId = keyof typeof INVARIANTS;
@@ -62,6 +64,7 @@ const CHECKS: Record<
   S10: safety.checkS10,
   S11: checkS11,
   S12: checkS12,
+  S13: transcripts.checkS13,
 };
 
 export interface CheckOptions {

@@ -537,6 +537,45 @@ const CASES: Record<InvariantId, { broken: () => LogEntry[]; kept: () => LogEntr
         .at(2000)
         .end(),
   },
+  S13: {
+    // A late final corrects a turn committed from an interim, and drops what the turn already held.
+    broken: () =>
+      new LogBuilder()
+        .at(1000)
+        .event('user_input_transcribed', { transcript: 'book a table', isFinal: true })
+        .at(2000)
+        .event('user_input_transcribed', { transcript: 'for', isFinal: false })
+        .trace('user_turn_committed', {
+          turnId: 'turn_1',
+          transcript: 'book a table for',
+          lastSpeechMs: 1500,
+        })
+        .at(2300)
+        .event('user_input_transcribed', { transcript: 'for two', isFinal: true })
+        .trace('user_turn_committed', { turnId: 'turn_1', transcript: 'for two', lastSpeechMs: 1500 })
+        .at(4000)
+        .end(),
+    kept: () =>
+      new LogBuilder()
+        .at(1000)
+        .event('user_input_transcribed', { transcript: 'book a table', isFinal: true })
+        .at(2000)
+        .event('user_input_transcribed', { transcript: 'for', isFinal: false })
+        .trace('user_turn_committed', {
+          turnId: 'turn_1',
+          transcript: 'book a table for',
+          lastSpeechMs: 1500,
+        })
+        .at(2300)
+        .event('user_input_transcribed', { transcript: 'for two', isFinal: true })
+        .trace('user_turn_committed', {
+          turnId: 'turn_1',
+          transcript: 'book a table for two',
+          lastSpeechMs: 1500,
+        })
+        .at(4000)
+        .end(),
+  },
 };
 
 describe('checkInvariants', () => {
@@ -634,5 +673,64 @@ describe('S9 as issue #13 defines it', () => {
         .end();
     expect(s9(log(1550))).toHaveLength(1);
     expect(s9(log(1900))).toEqual([]);
+  });
+});
+
+describe('tools and sub-tasks as issue #13 defines them', () => {
+  const ids = (log: LogEntry[], id: InvariantId) =>
+    checkInvariants(log)
+      .filter((v) => v.id === id)
+      .map((v) => v.message);
+
+  it('S4: tasks awaited by tools of one speech never run at the same time; one after the other is fine', () => {
+    const overlapping = new LogBuilder()
+      .speech('speech_1')
+      .at(1000)
+      .trace('task_started', { taskId: 'task_1', parentSpeechId: 'speech_1' })
+      .trace('task_started', { taskId: 'task_2', parentSpeechId: 'speech_1' })
+      .at(2000)
+      .trace('task_finished', { taskId: 'task_1', outcome: 'completed' })
+      .trace('task_finished', { taskId: 'task_2', outcome: 'completed' })
+      .at(3000)
+      .end();
+    expect(ids(overlapping, 'S4')).toEqual([
+      'task_2 started while task_1, awaited by the same speech speech_1, still ran',
+    ]);
+    const inTurn = new LogBuilder()
+      .speech('speech_1')
+      .at(1000)
+      .trace('task_started', { taskId: 'task_1', parentSpeechId: 'speech_1' })
+      .at(2000)
+      .trace('task_finished', { taskId: 'task_1', outcome: 'completed' })
+      .trace('task_started', { taskId: 'task_2', parentSpeechId: 'speech_1' })
+      .at(3000)
+      .trace('task_finished', { taskId: 'task_2', outcome: 'completed' })
+      .at(4000)
+      .end();
+    expect(ids(inTurn, 'S4')).toEqual([]);
+  });
+
+  it('S4: a finished task never asks for a reply; while it runs it may', () => {
+    const log = new LogBuilder()
+      .at(1000)
+      .trace('task_started', { taskId: 'ask_1', parentSpeechId: undefined })
+      .sim('llm_request', { reply: 0, lastItem: 'user: hi', agent: 'ask' })
+      .at(2000)
+      .trace('task_finished', { taskId: 'ask_1', outcome: 'completed' })
+      .sim('llm_request', { reply: 0, lastItem: 'user: my email', agent: 'ask' })
+      .sim('llm_request', { reply: 1, lastItem: 'user: my email', agent: 'assistant' })
+      .at(3000)
+      .end();
+    expect(ids(log, 'S4')).toEqual(['the finished task ask asked the LLM for a reply']);
+  });
+
+  it('S5: a function_tools_executed event that reports no call is a violation', () => {
+    const log = new LogBuilder()
+      .speech('speech_1')
+      .at(1000)
+      .event('function_tools_executed', { speechId: 'speech_1', callIds: [], outputs: [] })
+      .at(2000)
+      .end();
+    expect(ids(log, 'S5')).toEqual(['function_tools_executed for speech_1 reported no call']);
   });
 });

@@ -313,12 +313,14 @@ export function checkL8(m: LogModel, report: Report): void {
     }
   }
   for (const { index, entry } of m.entries('llm_tool_call')) {
-    if (calls.has(entry.callId) || !entry.speechId) continue;
+    const callId = m.sessionCallId(index);
+    // Not run (a repeat or re-emission): the call it repeats is in the history, or is checked itself.
+    if (callId === undefined || calls.has(callId) || !entry.speechId) continue;
     const s = m.speech(entry.speechId);
     const cut = (s?.interrupts.length ?? 0) > 0 || m.closeAt < Number.POSITIVE_INFINITY;
     if (!cut)
       report(
-        `the model called ${entry.name} (${entry.callId}) but the call never reached the history`,
+        `the model called ${entry.name} (${callId}) but the call never reached the history`,
         entry.atMs,
         [index],
       );

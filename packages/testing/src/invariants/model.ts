@@ -2,7 +2,7 @@ import { type ChatItem, defaultTurnHandling } from '@voxwire/agents';
 import type { EntryOf, LogEntry, LogEntryType, SimConfig } from '../log.js';
 
 export interface Violation {
-  /** Stable invariant id: L1..L10, S1..S12 (see INVARIANTS). */
+  /** Stable invariant id: L1..L10, S1..S13 (see INVARIANTS). */
   id: string;
   message: string;
   /** Virtual time of the offending moment. */
@@ -252,6 +252,26 @@ export class LogModel {
 
   entries<T extends LogEntryType>(type: T): Array<{ index: number; entry: EntryOf<T> }> {
     return this.indexes(type).map((index) => ({ index, entry: this.log[index] as EntryOf<T> }));
+  }
+
+  /**
+   * The id the session gave the model's call at `index` (an `llm_tool_call`): the model's own, a fresh
+   * one when the model's was already in use (`tool_call_renamed`), or undefined when the session did not
+   * run it (`tool_call_skipped`: a repeat within the response or a re-emitted call). The decision is
+   * traced before the model's next call arrives.
+   */
+  sessionCallId(index: number): string | undefined {
+    const call = this.log[index];
+    if (call?.type !== 'llm_tool_call') return undefined;
+    for (let i = index + 1; i < this.log.length; i++) {
+      const e = this.log[i]!;
+      if (e.type === 'llm_tool_call') break;
+      if (e.type === 'tool_call_skipped' && e.speechId === call.speechId && e.callId === call.callId)
+        return undefined;
+      if (e.type === 'tool_call_renamed' && e.speechId === call.speechId && e.modelCallId === call.callId)
+        return e.callId;
+    }
+    return call.callId;
   }
 
   first<T extends LogEntryType>(type: T): EntryOf<T> | undefined {

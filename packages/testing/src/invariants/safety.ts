@@ -205,7 +205,10 @@ export function checkS3(m: LogModel, report: Report): void {
   }
 }
 
-/** S4: while a tool awaits an AgentTask, user audio cancels neither the tool nor its speech. */
+/**
+ * S4: while a tool awaits an AgentTask, user audio cancels neither the tool nor its speech; tasks awaited
+ * by tools of the same speech run one at a time; a finished task generates no reply.
+ */
 export function checkS4(m: LogModel, report: Report): void {
   const finished = new Map(m.entries('task_finished').map(({ index, entry }) => [entry.taskId, index]));
   for (const { index, entry } of m.entries('task_started')) {
@@ -243,6 +246,37 @@ export function checkS4(m: LogModel, report: Report): void {
       ]);
     }
   }
+  // Tasks awaited by the tools of one speech take turns: never two of them in charge at once.
+  const running = new Map<string, { taskId: string; index: number }>();
+  m.log.forEach((entry, index) => {
+    if (entry.type === 'task_started' && entry.parentSpeechId) {
+      const other = running.get(entry.parentSpeechId);
+      if (other)
+        report(
+          `${entry.taskId} started while ${other.taskId}, awaited by the same speech ${entry.parentSpeechId}, still ran`,
+          entry.atMs,
+          [other.index, index],
+        );
+      else running.set(entry.parentSpeechId, { taskId: entry.taskId, index });
+    } else if (entry.type === 'task_finished') {
+      for (const [speech, r] of running) if (r.taskId === entry.taskId) running.delete(speech);
+    }
+  });
+  // A task that has finished says nothing more: the agent in charge after it answers.
+  const taskName = (taskId: string): string => taskId.replace(/_\d+$/, '');
+  const runningByName = new Map<string, number>();
+  m.log.forEach((entry, index) => {
+    if (entry.type === 'task_started') {
+      const name = taskName(entry.taskId);
+      runningByName.set(name, (runningByName.get(name) ?? 0) + 1);
+    } else if (entry.type === 'task_finished') {
+      const name = taskName(entry.taskId);
+      runningByName.set(name, (runningByName.get(name) ?? 1) - 1);
+    } else if (entry.type === 'llm_request' && entry.agent !== undefined) {
+      if (runningByName.get(entry.agent) === 0)
+        report(`the finished task ${entry.agent} asked the LLM for a reply`, entry.atMs, [index]);
+    }
+  });
   const holds = new Map<string, number>();
   const active = new Map<string, Set<string>>();
   m.log.forEach((entry, index) => {
@@ -268,7 +302,10 @@ export function checkS4(m: LogModel, report: Report): void {
   });
 }
 
-/** S5: tool calls and outputs are recorded once; one `function_tools_executed` per batch; no call reissued. */
+/**
+ * S5: tool calls and outputs are recorded once; one `function_tools_executed` per batch, never an empty
+ * one; no call reissued.
+ */
 export function checkS5(m: LogModel, report: Report): void {
   const seen = new Map<string, number>();
   for (const { index, item } of m.items) {
@@ -281,6 +318,8 @@ export function checkS5(m: LogModel, report: Report): void {
   }
   const inEvent = new Map<string, number>();
   for (const { index, entry } of m.entries('function_tools_executed')) {
+    if (entry.callIds.length === 0)
+      report(`function_tools_executed for ${entry.speechId} reported no call`, entry.atMs, [index]);
     for (const callId of entry.callIds) {
       const first = inEvent.get(callId);
       if (first !== undefined)
@@ -299,7 +338,8 @@ export function checkS5(m: LogModel, report: Report): void {
   // Calls of one LLM step form a batch: it ends with exactly one event naming them.
   const batches = new Map<string, number[]>();
   for (const { index, entry } of m.entries('llm_tool_call')) {
-    if (!entry.speechId) continue;
+    // A call the session did not run (a repeat, a re-emission) belongs to no batch.
+    if (!entry.speechId || m.sessionCallId(index) === undefined) continue;
     const step = m
       .entries('speech_authorized')
       .filter(({ index: i, entry: e }) => i < index && e.speechId === entry.speechId)
@@ -308,7 +348,7 @@ export function checkS5(m: LogModel, report: Report): void {
     batches.set(key, [...(batches.get(key) ?? []), index]);
   }
   for (const [key, calls] of batches) {
-    const ids = calls.map((i) => (m.at(i) as { callId: string }).callId);
+    const ids = calls.map((i) => m.sessionCallId(i)!);
     const reported = ids.filter((id) => inEvent.has(id));
     const events = new Set(reported.map((id) => inEvent.get(id)));
     const recorded = ids.some((id) => seen.has(`function_call:${id}`));

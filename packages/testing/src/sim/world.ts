@@ -64,6 +64,25 @@ export class ScenarioWorld {
     return new ScenarioTask(spec, this, `${name}_${++this.taskSeq}`);
   }
 
+  /**
+   * Awaits a task from an agent hook without holding the hook up (the hook's scope carries over to the
+   * awaiting code, so the task finds the session).
+   */
+  startTask(name: string): void {
+    const task = this.newTask(name);
+    if (!task) return;
+    this.log.sim({ type: 'task_await_start', callId: '', speechId: '', taskId: task.id });
+    void (async () => {
+      let outcome = 'result';
+      try {
+        await task;
+      } catch (error) {
+        outcome = `error: ${error instanceof Error ? error.message : String(error)}`;
+      }
+      this.log.sim({ type: 'task_await_end', callId: '', speechId: '', taskId: task.id, outcome });
+    })();
+  }
+
   toolsFor(spec: AgentSpec): AnyTool[] {
     if (!spec.tools) return [...this.tools.values()];
     return spec.tools.map((n) => this.tools.get(n)).filter((t): t is AnyTool => t !== undefined);
@@ -93,6 +112,7 @@ export class ScenarioWorld {
     return tool({
       name: spec.name,
       description: spec.description ?? `Scripted tool ${spec.name}.`,
+      ...(spec.timeoutMs !== undefined ? { timeoutMs: spec.timeoutMs } : {}),
       execute: (_args: unknown, ctx: RunContext) => this.runTool(spec, ctx),
     });
   }
@@ -109,6 +129,12 @@ export class ScenarioWorld {
         step,
         ...(detail !== undefined ? { detail } : {}),
       });
+    // When the tool is told to stop, and why (its speech was cut, its time ran out, the session closed).
+    ctx.signal.addEventListener(
+      'abort',
+      () => record('signal_aborted', (ctx.signal.reason as { name?: string } | undefined)?.name ?? 'unknown'),
+      { once: true },
+    );
     const outputs: string[] = [];
     for (const step of spec.steps ?? []) {
       if ('sleep' in step) {
@@ -183,6 +209,7 @@ class ScenarioAgent extends Agent {
 
   override async onEnter(): Promise<void> {
     this.world.greet(this, this.spec.onEnter);
+    if (this.spec.onEnterTask !== undefined) this.world.startTask(this.spec.onEnterTask);
   }
 
   override async onUserTurnCompleted(_chatCtx: ChatContext, message: ChatMessage): Promise<void> {
@@ -220,7 +247,7 @@ export class ScenarioTask extends AgentTask<string> {
   override async onUserTurnCompleted(_chatCtx: ChatContext, message: ChatMessage): Promise<void> {
     if ((this.spec.completeOn ?? 'user_turn') !== 'user_turn' || this.completed) return;
     this.finish(this.spec.result ?? messageText(message));
-    throw new StopResponse('the task took this answer');
+    if (!this.spec.answerCompletingTurn) throw new StopResponse('the task took this answer');
   }
 
   private finish(result: string | Error): void {

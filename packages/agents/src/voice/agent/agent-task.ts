@@ -64,6 +64,6 @@ export class AgentTask<Result = unknown, UserData = unknown>
       );
     }
     if (scope.session.closed) return Promise.reject(new SessionClosedError());
-    return scope.session.runTask(this, scope.runContext);
+    return scope.session.runTask(this, scope.runContext, scope.runContext?.agent ?? scope.agent);
   }
 }

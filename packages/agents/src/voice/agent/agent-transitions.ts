@@ -1,4 +1,4 @@
-import { SessionClosedError, SpeechInterruptedError } from '../../errors.js';
+import { SessionClosedError, SpeechInterruptedError, ToolTimeoutError } from '../../errors.js';
 import { raceAbort } from '../../utils/abortable.js';
 import type { InputPipeline } from '../input/input-pipeline.js';
 import type { ActivityState } from '../session/activity-state.js';
@@ -11,6 +11,7 @@ import type { ActiveAgent } from './active-agent.js';
 import type { Agent } from './agent.js';
 import type { AgentTask } from './agent-task.js';
 import { runAgentHook } from './agent-hooks.js';
+import { TaskQueue } from './task-queue.js';
 
 export interface AgentTransitionsDeps {
   // biome-ignore lint/suspicious/noExplicitAny: serves sessions of any user data type.
@@ -32,6 +33,10 @@ export interface AgentTransitionsDeps {
  * awaited in a tool takes over until it completes, then hands the conversation back to its parent.
  */
 export class AgentTransitions {
+  /** Tasks take turns: one talks to the user at a time. */
+  private readonly queue = new TaskQueue();
+  private readonly handBackWaiters = new Map<Agent, Array<() => void>>();
+
   constructor(private readonly deps: AgentTransitionsDeps) {}
 
   /** Puts `agent` in charge and runs its `onEnter`. */
@@ -45,7 +50,7 @@ export class AgentTransitions {
     const vadChanged = previous && (agent.vad ?? undefined) !== (previous.vad ?? undefined);
     const sttChanged = previous && (agent.stt ?? undefined) !== (previous.stt ?? undefined);
     if (vadChanged || sttChanged) this.deps.input.reopenStreams();
-    await this.runHook('onEnter', () => agent.onEnter());
+    await this.runHook(agent, 'onEnter', () => agent.onEnter());
   }
 
   async handoff(next: Agent): Promise<void> {
@@ -53,7 +58,7 @@ export class AgentTransitions {
     const previous = this.deps.agents.current;
     // A closing session hands off to nobody: the new agent would enter a session that is gone.
     if (next === previous || closed.aborted) return;
-    await this.runHook('onExit', () => previous.onExit());
+    await this.runHook(previous, 'onExit', () => previous.onExit());
     previous.attachedSession = undefined;
     this.deps.log.add({
       type: 'agent_handoff',
@@ -68,26 +73,60 @@ export class AgentTransitions {
   /**
    * Runs `task` in charge of the conversation until it completes, and returns its result. The speech
    * whose tool awaits it holds interruptions meanwhile (a counted hold, released when the task ends).
+   * `requester` is the agent the awaiting code works for: a task waits its turn while a task it did not
+   * start is in charge (see `TaskQueue`).
    */
-  async runTask<Result>(task: AgentTask<Result>, runContext: RunContext | undefined): Promise<Result> {
+  async runTask<Result>(
+    task: AgentTask<Result>,
+    runContext: RunContext | undefined,
+    requester: Agent | undefined = runContext?.agent,
+  ): Promise<Result> {
     const { agents, activity, threads, reporter, closed } = this.deps;
     if (closed.aborted) throw new SessionClosedError();
     const parentSpeech = runContext?.speechHandle;
-    if (parentSpeech?.interrupted) {
+    const notStarted = (): SpeechInterruptedError =>
       // A cut tool must not take the conversation over: its speech is gone.
-      throw new SpeechInterruptedError(
-        `AgentTask ${task.id} was not started: its speech ${parentSpeech.id} was interrupted`,
+      new SpeechInterruptedError(
+        `AgentTask ${task.id} was not started: its speech ${parentSpeech?.id} was interrupted`,
       );
-    }
+    if (parentSpeech?.interrupted) throw notStarted();
+    // Held from the moment the task is awaited, also while it waits for its turn behind a sibling.
     const release = parentSpeech?.holdInterruptions();
-    if (parentSpeech)
-      reporter.trace({ type: 'interruption_hold', speechId: parentSpeech.id, holds: parentSpeech.holdCount });
+    const traceHolds = (): void => {
+      if (parentSpeech)
+        reporter.trace({
+          type: 'interruption_hold',
+          speechId: parentSpeech.id,
+          holds: parentSpeech.holdCount,
+        });
+    };
+    traceHolds();
+    // The awaiting call's own signal (its speech cut, its time out), else its speech's.
+    const callSignal = runContext?.signal;
+    try {
+      const stop = callSignal ? AbortSignal.any([closed, callSignal]) : closed;
+      await this.queue.turn(task, requester, stop);
+    } catch (error) {
+      release?.();
+      traceHolds();
+      if (closed.aborted) throw new SessionClosedError('The session closed before the AgentTask could start');
+      if (parentSpeech?.interrupted) throw notStarted();
+      if (callSignal?.reason instanceof ToolTimeoutError) throw callSignal.reason;
+      throw error;
+    }
     reporter.trace({ type: 'task_started', taskId: task.id, parentSpeechId: parentSpeech?.id });
     const parent = agents.current;
     activity.taskStarted();
     threads.taskStarted(parentSpeech);
     let outcome: 'completed' | 'failed' | 'cancelled' = 'failed';
+    // A tool that runs out of time takes its task down with it: nobody waits for that result any more.
+    const onCallStopped = (): void => {
+      if (callSignal?.reason instanceof ToolTimeoutError) task.complete(callSignal.reason);
+    };
+    callSignal?.addEventListener('abort', onCallStopped, { once: true });
     try {
+      if (parentSpeech?.interrupted) throw notStarted();
+      if (callSignal?.reason instanceof ToolTimeoutError) throw callSignal.reason;
       await this.activate(task, parent);
       const result = await raceAbort(task.result, closed);
       outcome = 'completed';
@@ -99,34 +138,57 @@ export class AgentTransitions {
       }
       throw error;
     } finally {
+      callSignal?.removeEventListener('abort', onCallStopped);
       threads.taskEnded(parentSpeech);
       activity.taskEnded();
       reporter.trace({ type: 'task_finished', taskId: task.id, outcome });
       if (agents.current === task && !closed.aborted) {
-        await this.runHook('onExit', () => task.onExit());
+        await this.runHook(task, 'onExit', () => task.onExit());
         task.attachedSession = undefined;
         agents.switchTo(parent);
         // The task may have listened with its own providers; the parent listens with its own again.
         if (task.vad !== parent.vad || task.stt !== parent.stt) this.deps.input.reopenStreams();
       }
+      this.queue.ended(task);
+      this.settleHandBack(task);
       release?.();
-      if (parentSpeech)
-        reporter.trace({
-          type: 'interruption_hold',
-          speechId: parentSpeech.id,
-          holds: parentSpeech.holdCount,
-        });
+      traceHolds();
       activity.taskHandedBack();
     }
+  }
+
+  /**
+   * Resolves once `task` has handed the conversation back (at once when it is not running): a turn that
+   * completed the task is answered by whoever is in charge afterwards.
+   */
+  handedBack(task: Agent): Promise<void> {
+    if (!this.running(task)) return Promise.resolve();
+    let waiters = this.handBackWaiters.get(task);
+    if (!waiters) {
+      waiters = [];
+      this.handBackWaiters.set(task, waiters);
+    }
+    const list = waiters;
+    return new Promise<void>((resolve) => list.push(resolve));
+  }
+
+  private running(task: Agent): boolean {
+    return this.deps.agents.current === task || this.queue.isActive(task);
+  }
+
+  private settleHandBack(task: Agent): void {
+    const waiters = this.handBackWaiters.get(task);
+    this.handBackWaiters.delete(task);
+    for (const resolve of waiters ?? []) resolve();
   }
 
   /** The session closes: the agent in charge exits. */
   exitCurrent(): Promise<void> {
     const agent = this.deps.agents.current;
-    return this.runHook('onExit', () => agent.onExit());
+    return this.runHook(agent, 'onExit', () => agent.onExit());
   }
 
-  private runHook(name: string, fn: () => Promise<void>): Promise<void> {
-    return runAgentHook(this.deps.session, name, fn);
+  private runHook(agent: Agent, name: string, fn: () => Promise<void>): Promise<void> {
+    return runAgentHook(this.deps.session, agent, name, fn);
   }
 }

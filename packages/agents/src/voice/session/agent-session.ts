@@ -15,6 +15,7 @@ import type { AudioInput, AudioOutput, TextOutput } from '../../providers/audio-
 import { type TurnHandlingOptions, resolveTurnHandling } from './options.js';
 import { resolveDeadlines, type SessionDeadlines } from './deadlines.js';
 import type { RunContext } from '../tools/run-context.js';
+import { assertTimeout } from '../tools/tool.js';
 import type { AgentState, ErrorSource, SessionEvents } from './session-events.js';
 import { SessionRuntime } from './session-runtime.js';
 import { SpeechHandle, SpeechPriority } from '../speech/speech-handle.js';
@@ -33,6 +34,11 @@ export interface AgentSessionOptions<UserData = unknown> {
   turnHandling?: Partial<TurnHandlingOptions>;
   /** LLM rounds per reply, counting the first. Default 3. */
   maxToolSteps?: number;
+  /**
+   * Longest a tool call may run, in ms, for tools without their own `timeoutMs`. A call that takes
+   * longer returns a timeout error to the model and emits an `error` (source `tool`). Default: no limit.
+   */
+  toolTimeoutMs?: number;
   /** Mutual silence after which the user is `away`, in ms; `null` disables. Default 15000. */
   userAwayTimeout?: number | null;
   /** Longest `close()` may take, in ms. Default 5000. */
@@ -128,6 +134,7 @@ export class AgentSession<UserData = unknown> extends TypedEmitter<SessionEvents
     if (!Number.isInteger(maxToolSteps) || maxToolSteps < 1) {
       throw new RangeError(`maxToolSteps must be a positive integer, got ${maxToolSteps}`);
     }
+    if (options.toolTimeoutMs !== undefined) assertTimeout('toolTimeoutMs', options.toolTimeoutMs);
     this.onListenerError = (error, eventName) => {
       if (eventName !== 'error') this.reportError('session', error, true);
     };
@@ -206,8 +213,12 @@ export class AgentSession<UserData = unknown> extends TypedEmitter<SessionEvents
   }
 
   /** @internal Runs an AgentTask awaited inside a tool or hook, and returns its result. */
-  runTask<Result>(task: AgentTask<Result>, runContext: RunContext | undefined): Promise<Result> {
-    return this.requireRuntime('runTask').runTask(task, runContext);
+  runTask<Result>(
+    task: AgentTask<Result>,
+    runContext: RunContext | undefined,
+    requester?: Agent,
+  ): Promise<Result> {
+    return this.requireRuntime('runTask').runTask(task, runContext, requester);
   }
 
   /**

@@ -16,7 +16,7 @@ export class ConversationLog {
     private readonly agents: Pick<ActiveAgent, 'current'>,
   ) {}
 
-  userMessage(text: string): ChatMessage {
+  userMessage(text: string, transcriptConfidence?: number): ChatMessage {
     return {
       type: 'message',
       id: this.session.ids('msg'),
@@ -24,6 +24,7 @@ export class ConversationLog {
       content: [text],
       interrupted: false,
       createdAtMs: this.session.clock.now(),
+      ...(transcriptConfidence !== undefined ? { transcriptConfidence } : {}),
     };
   }
 
@@ -104,6 +105,8 @@ export class ConversationLog {
       outputs.push(output);
       calls.push(call);
     }
+    // Nothing new to report (every call was already answered): an empty batch is no event.
+    if (calls.length === 0) return outputs;
     this.session.emit('function_tools_executed', {
       speechId: handle.id,
       functionCalls: calls,

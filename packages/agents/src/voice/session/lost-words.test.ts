@@ -151,3 +151,16 @@ describe('a conversation restored from JSON', () => {
     await h.session.close();
   });
 });
+
+describe('what the recognizer said about the words', () => {
+  it("keeps the final transcript's confidence on the user's message", async () => {
+    const h = await startSession({
+      segments: [{ startMs: 500, endMs: 1000, transcript: 'book a table', confidence: 0.82 }],
+      agent: new Agent({ instructions: '' }),
+      totalMs: 4000,
+    });
+    await h.run(3500);
+    const user = h.session.history.items.find((i) => i.type === 'message' && i.role === 'user');
+    expect(user).toMatchObject({ content: ['book a table'], transcriptConfidence: 0.82 });
+  });
+});

@@ -16,11 +16,13 @@ import { SpeechScheduler } from '../speech/speech-scheduler.js';
 import { TtsStreamOpener } from '../speech/tts-stream.js';
 import { SpeakingRate } from '../speech/transcript-sync.js';
 import type { RunContext } from '../tools/run-context.js';
+import { ToolCallIds } from '../tools/tool-call-ids.js';
 import { InterruptionPolicy } from '../turn/interruption-policy.js';
 import { type CommittedTurn, type UserState, UserTurnTracker } from '../turn/user-turn-tracker.js';
 import { ActivityState } from './activity-state.js';
 import type { AgentSession, SessionStartOptions } from './agent-session.js';
 import { ConversationLog } from './conversation-log.js';
+import { errorSourceOf } from './error-source.js';
 import { InFlightTasks } from './in-flight-tasks.js';
 import { LatencyMetrics } from './latency-metrics.js';
 import type { AgentState } from './session-events.js';
@@ -49,7 +51,7 @@ export class SessionRuntime {
   private readonly reporter: SessionReporter;
   private readonly agents: ActiveAgent;
   private readonly log: ConversationLog;
-  private readonly inFlight = new InFlightTasks();
+  private readonly inFlight: InFlightTasks;
   private readonly tracker: UserTurnTracker;
   private readonly activity: ActivityState;
   private readonly scheduler: SpeechScheduler;
@@ -71,6 +73,7 @@ export class SessionRuntime {
     const turnHandling = session.turnHandling;
     const closed = this.closeController.signal;
     const reporter = new SessionReporter(session);
+    this.inFlight = new InFlightTasks((error) => reporter.error(errorSourceOf(error), error, true));
     const agents = new ActiveAgent(session, options.agent);
     const log = new ConversationLog(session, agents);
     const gate = new PlayoutGate(clock);
@@ -159,6 +162,9 @@ export class SessionRuntime {
           }),
         },
         maxToolSteps: session.options.maxToolSteps ?? 3,
+        toolCalls: new ToolCallIds({ history: session.history, context: () => agents.current.chatCtx }),
+        toolTimeoutMs: session.options.toolTimeoutMs,
+        closed,
         agents,
         newId: session.ids,
         reporter,
@@ -174,6 +180,7 @@ export class SessionRuntime {
     const responder = new TurnResponder({
       session,
       agents,
+      transitions,
       policy,
       scheduler,
       log,
@@ -254,8 +261,12 @@ export class SessionRuntime {
     return this.transitions.handoff(next);
   }
 
-  runTask<Result>(task: AgentTask<Result>, runContext: RunContext | undefined): Promise<Result> {
-    return this.transitions.runTask(task, runContext);
+  runTask<Result>(
+    task: AgentTask<Result>,
+    runContext: RunContext | undefined,
+    requester?: Agent,
+  ): Promise<Result> {
+    return this.transitions.runTask(task, runContext, requester);
   }
 
   async close(reason: string, timeoutMs: number): Promise<void> {

@@ -41,6 +41,16 @@ export type TraceRecord =
   | { type: 'user_turn_skipped'; turnId: string; reason: string }
   | { type: 'reply_started'; turnId: string | undefined; speechId: string }
   | { type: 'tool_started'; speechId: string; callId: string; name: string }
+  /** The model gave an id already in use: the call runs and is recorded under `callId` instead. */
+  | { type: 'tool_call_renamed'; speechId: string; modelCallId: string; callId: string; name: string }
+  /** A call the model made that does not run: a repeat within its response, or a re-emitted call. */
+  | {
+      type: 'tool_call_skipped';
+      speechId: string;
+      callId: string;
+      name: string;
+      reason: 'repeated_in_response' | 'already_answered' | 'already_running';
+    }
   | {
       type: 'tool_finished';
       speechId: string;

@@ -2,6 +2,8 @@ import type { ChatMessage } from '../../llm/chat-context.js';
 import type { ActiveAgent } from '../agent/active-agent.js';
 import { StopResponse } from '../agent/agent.js';
 import { runAgentHook } from '../agent/agent-hooks.js';
+import { AgentTask } from '../agent/agent-task.js';
+import type { AgentTransitions } from '../agent/agent-transitions.js';
 import { SpeechHandle } from '../speech/speech-handle.js';
 import type { SpeechLauncher } from '../speech/speech-launcher.js';
 import type { SpeechScheduler } from '../speech/speech-scheduler.js';
@@ -17,6 +19,8 @@ export interface TurnResponderDeps {
   // biome-ignore lint/suspicious/noExplicitAny: serves sessions of any user data type.
   session: AgentSession<any>;
   agents: Pick<ActiveAgent, 'current'>;
+  /** A task that completes in its `onUserTurnCompleted` hands the conversation back before the reply. */
+  transitions: Pick<AgentTransitions, 'handedBack'>;
   /** A committed turn may cut the agent's speech, or resolve its pause. */
   policy: Pick<InterruptionPolicy, 'onTurnCommitted' | 'onTurnSkipped'>;
   /** Replies to older turns still waiting to be heard are superseded by a newer turn. */
@@ -60,7 +64,7 @@ export class TurnResponder {
       }
     }
     const message: ChatMessage = {
-      ...this.deps.log.userMessage(turn.transcript),
+      ...this.deps.log.userMessage(turn.transcript, turn.transcriptConfidence),
       createdAtMs: session.clock.now(),
     };
     this.deps.inFlight.track(this.reply(turn, message));
@@ -83,6 +87,7 @@ export class TurnResponder {
     let skip: string | undefined;
     await runAgentHook(
       session,
+      agent,
       'onUserTurnCompleted',
       () => agent.onUserTurnCompleted(agent.chatCtx.copy(), message),
       (error) => {
@@ -92,6 +97,12 @@ export class TurnResponder {
       },
     );
     if (this.deps.closed.aborted) return;
+    // The turn that completed a task is answered by whoever is in charge once the task has handed the
+    // conversation back (its parent), and joins that agent's conversation; the finished task says nothing.
+    if (agent instanceof AgentTask && agent.completed) {
+      await this.deps.transitions.handedBack(agent);
+      if (this.deps.closed.aborted) return;
+    }
     log.add(message);
     if (skip !== undefined) {
       reporter.trace({ type: 'user_turn_skipped', turnId: turn.turnId, reason: `stop_response: ${skip}` });

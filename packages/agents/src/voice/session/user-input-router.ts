@@ -73,7 +73,7 @@ export class UserInputRouter {
         if (heard && !hasVad) policy.onRecognizerHeardSpeech(!this.recognizerReportsSpeech);
         if (heard) policy.onUserTranscript(`${tracker.heardBefore} ${text}`);
         if (event.type === 'interim_transcript') tracker.onInterimTranscript(text, best?.language);
-        else tracker.onFinalTranscript(text, best?.language);
+        else tracker.onFinalTranscript(text, best?.language, best?.confidence);
         // Without a VAD or speech events, a final is all that ends the utterance its transcripts began.
         if (isFinal && heard && !hasVad && !this.recognizerReportsSpeech) policy.onUserSpeechEnded();
         break;
@@ -84,6 +84,8 @@ export class UserInputRouter {
   /** The VAD can no longer hear the user (failed, closed, or input ended): nobody is speaking. */
   vadLost(): void {
     this.deps.tracker.onSpeechSourceLost();
+    // The streams reopen after an agent change: the new agent may listen with a VAD or without one.
+    this.deps.tracker.setVadPresent(this.deps.providers.vad !== undefined);
     this.deps.policy.onUserSpeechEnded();
   }
 

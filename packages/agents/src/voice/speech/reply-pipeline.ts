@@ -15,6 +15,7 @@ import { type ToolCallResult, ToolRunner } from '../tools/tool-runner.js';
 import type { AgentSession } from '../session/agent-session.js';
 import { tagErrorSource } from '../session/error-source.js';
 import { withIdleTimeout } from '../../provider-utils/idle-timeout.js';
+import type { ToolCallIds } from '../tools/tool-call-ids.js';
 import type { IdGenerator } from '../../utils/ids.js';
 import type { ActiveAgent } from '../agent/active-agent.js';
 import type { AgentTransitions } from '../agent/agent-transitions.js';
@@ -50,6 +51,12 @@ export interface ReplyDeps {
     ActivityState,
     'generationStarted' | 'generationEnded' | 'toolPhaseStarted' | 'toolPhaseEnded'
   >;
+  /** The call-id rule: which calls of a response run, and under which id. */
+  toolCalls: ToolCallIds;
+  /** The limit of a tool without its own `timeoutMs`; undefined: none. */
+  toolTimeoutMs: number | undefined;
+  /** Aborts when the session closes. */
+  closed: AbortSignal;
 }
 
 export interface ReplyRequest {
@@ -105,7 +112,6 @@ export async function runReply(deps: ReplyDeps, handle: SpeechHandle, request: R
       grant.release();
       break;
     }
-    const calls: FunctionCall[] = [];
     let runner: ToolRunner | undefined;
     let stepError: unknown;
     let stepPlayedResolve!: () => void;
@@ -123,8 +129,14 @@ export async function runReply(deps: ReplyDeps, handle: SpeechHandle, request: R
       }
       runner = new ToolRunner({
         session: deps.session,
+        clock: deps.clock,
         tools: agent.tools,
-        makeContext: (call) => new RunContext(deps.session, handle, call, () => stepPlayed),
+        speech: handle,
+        closed: deps.closed,
+        defaultTimeoutMs: deps.toolTimeoutMs,
+        ids: deps.toolCalls,
+        makeContext: (call, signal) =>
+          new RunContext(deps.session, handle, call, () => stepPlayed, { agent, signal }),
         onStarted: (call) =>
           deps.reporter.trace({
             type: 'tool_started',
@@ -132,13 +144,28 @@ export async function runReply(deps: ReplyDeps, handle: SpeechHandle, request: R
             callId: call.callId,
             name: call.name,
           }),
+        onSkipped: (call, reason) =>
+          deps.reporter.trace({
+            type: 'tool_call_skipped',
+            speechId: handle.id,
+            callId: call.callId,
+            name: call.name,
+            reason,
+          }),
+        onRenamed: (call, modelCallId) =>
+          deps.reporter.trace({
+            type: 'tool_call_renamed',
+            speechId: handle.id,
+            modelCallId,
+            callId: call.callId,
+            name: call.name,
+          }),
       });
       const chatCtx = buildChatCtx(agent, request.instructions);
       const text = new Channel<string>({ capacity: 256, overflow: 'block', name: `llm-text-${handle.id}` });
-      const generation = generate(deps, handle, llm, chatCtx, agent, toolChoice, text, (call) => {
-        calls.push(call);
-        runner!.start(call);
-      });
+      const generation = generate(deps, handle, llm, chatCtx, agent, toolChoice, text, (call) =>
+        runner!.start(call),
+      );
       // Awaited below; a playout failure must not leave this rejection unobserved.
       generation.catch(() => {});
       try {
@@ -160,7 +187,7 @@ export async function runReply(deps: ReplyDeps, handle: SpeechHandle, request: R
       stepPlayedResolve();
       grant.release();
     }
-    if (calls.length > 0 && runner) {
+    if (runner && runner.count > 0) {
       deps.activity.toolPhaseStarted(handle);
       deps.scheduler.reserve(handle);
       let results: ToolCallResult[];
@@ -180,6 +207,7 @@ export async function runReply(deps: ReplyDeps, handle: SpeechHandle, request: R
         if (r.crash !== undefined) deps.reporter.error('tool', r.crash, true);
       }
       const outputs = deps.log.addToolBatch(handle, results);
+      runner.recorded(results);
       const handoff = results.find((r) => r.handoff)?.handoff;
       if (handoff && !stepError) {
         await deps.transitions.handoff(handoff);

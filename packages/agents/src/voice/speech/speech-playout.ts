@@ -152,7 +152,9 @@ export async function playSpeechStep(
       if (!frame) continue;
       deps.policy.onFrameReady(handle);
       await deps.gate.waitOpen(signal);
-      if (!output) break;
+      // An interrupt that also releases the pause wakes this wait in the same instant it aborts the
+      // speech: the frame must not reach the sink after the interrupt cleared it.
+      if (signal.aborted || !output) break;
       due.frameSent(frame.durationMs);
       let accepted: { value: unknown } | undefined;
       try {
@@ -322,6 +324,7 @@ async function* synthesize(
         deps.metrics.ttsFirstByte(handle, deps.clock.now() - startedAt);
       }
       sync.pushAudio(chunk.frame.durationMs);
+      if (chunk.words) sync.pushWords(chunk.words);
       yield chunk.frame;
       if (signal.aborted) return;
     }

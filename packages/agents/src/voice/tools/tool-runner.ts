@@ -1,11 +1,14 @@
-import { ToolError } from '../../errors.js';
+import { ToolError, ToolTimeoutError } from '../../errors.js';
 import type { FunctionCall, FunctionCallOutput } from '../../llm/chat-context.js';
-import type { AnyTool } from './tool.js';
+import type { Clock } from '../../time/clock.js';
 import { Agent } from '../agent/agent.js';
-import type { RunContext } from './run-context.js';
-import type { InterruptReason } from '../session/trace.js';
-import { runInScope } from './run-scope.js';
 import type { AgentSession } from '../session/agent-session.js';
+import type { InterruptReason } from '../session/trace.js';
+import type { SpeechHandle } from '../speech/speech-handle.js';
+import type { RunContext } from './run-context.js';
+import { runInScope } from './run-scope.js';
+import type { AnyTool } from './tool.js';
+import type { SkipReason, ToolCallIds } from './tool-call-ids.js';
 
 export interface ToolCallResult {
   call: FunctionCall;
@@ -20,28 +23,49 @@ export interface ToolCallResult {
 export interface ToolRunnerDeps {
   // biome-ignore lint/suspicious/noExplicitAny: tools of any user data type run here.
   session: AgentSession<any>;
+  clock: Clock;
   tools: readonly AnyTool[];
+  /** The speech the calls belong to: its interruption aborts them. */
+  speech: SpeechHandle;
+  /** Aborts when the session closes: calls still running are cancelled at once. */
+  closed: AbortSignal;
+  /** The limit of a tool without its own `timeoutMs`; undefined: none. */
+  defaultTimeoutMs: number | undefined;
+  /** Which calls run, and under which id (the call-id rule). */
+  ids: Pick<ToolCallIds, 'admit' | 'finished'>;
   // biome-ignore lint/suspicious/noExplicitAny: idem.
-  makeContext(call: FunctionCall): RunContext<any>;
+  makeContext(call: FunctionCall, signal: AbortSignal): RunContext<any>;
   onStarted(call: FunctionCall): void;
+  /** What the call-id rule decided for a call the model made, unless it simply runs. */
+  onSkipped(call: FunctionCall, reason: SkipReason): void;
+  onRenamed(call: FunctionCall, modelCallId: string): void;
 }
 
 /**
- * Runs the tool calls of one LLM step, each as soon as it arrives, in parallel. Every call gets exactly
- * one result: the tool's output, a ToolError message for the model, or a cancellation when the speech
- * is interrupted (the tool's signal aborts; a late result is ignored).
+ * Runs the tool calls of one LLM step, each as soon as it arrives, in parallel. Every call that runs gets
+ * exactly one result, whatever the tool does with its signal: the tool's output, a ToolError message for
+ * the model, a timeout (`timeoutMs`), or a cancellation when the speech is interrupted or the session
+ * closes. The call's `ctx.signal` aborts in the last three cases.
  */
 export class ToolRunner {
   private readonly running: Array<Promise<ToolCallResult>> = [];
+  private readonly seen = new Set<string>();
 
   constructor(private readonly deps: ToolRunnerDeps) {}
 
+  /** Calls that run (repeats and re-emissions are not counted). */
   get count(): number {
     return this.running.length;
   }
 
-  start(call: FunctionCall): void {
-    this.running.push(this.run(call));
+  start(given: FunctionCall): void {
+    const admission = this.deps.ids.admit(given, this.seen);
+    if (!admission.run) {
+      this.deps.onSkipped(given, admission.reason);
+      return;
+    }
+    if (admission.call.callId !== given.callId) this.deps.onRenamed(admission.call, given.callId);
+    this.running.push(this.run(admission.call));
   }
 
   /** Waits for every call started so far (including ones started while waiting). */
@@ -49,6 +73,11 @@ export class ToolRunner {
     let settled: ToolCallResult[] = [];
     while (settled.length < this.running.length) settled = await Promise.all(this.running);
     return settled;
+  }
+
+  /** The batch was recorded: its ids now live in the history. */
+  recorded(results: readonly ToolCallResult[]): void {
+    for (const r of results) this.deps.ids.finished(r.call.callId, r.outcome === 'cancelled');
   }
 
   private async run(call: FunctionCall): Promise<ToolCallResult> {
@@ -65,36 +94,70 @@ export class ToolRunner {
       // Not the model's mistake (a schema that cannot parse): the model hears it, the app gets an event.
       return { ...errorResult(call, messageOf(error)), crash: crashOf(call, error) };
     }
-    const ctx = this.deps.makeContext(call);
+    const { speech, closed, clock } = this.deps;
+    // The tool's own signal: the speech's interruption, its timeout or the close, whichever comes first.
+    const controller = new AbortController();
+    const stop = (reason: unknown): void => {
+      if (!controller.signal.aborted) controller.abort(reason);
+    };
+    const ctx = this.deps.makeContext(call, controller.signal);
     this.deps.onStarted(call);
-    const signal = ctx.signal;
-    if (signal.aborted) return cancelledResult(call, ctx.speechHandle.interruptReason);
-    let onAbort: (() => void) | undefined;
-    const cancelled = new Promise<'cancelled'>((resolve) => {
-      onAbort = () => resolve('cancelled');
-      signal.addEventListener('abort', onAbort, { once: true });
+    if (speech.interruptSignal.aborted) return cancelledResult(call, speech.interruptReason);
+    let giveUp!: (result: ToolCallResult) => void;
+    const givenUp = new Promise<ToolCallResult>((resolve) => {
+      giveUp = resolve;
     });
+    let timedOut: ToolCallResult | undefined;
+    const timeoutMs = tool.timeoutMs ?? this.deps.defaultTimeoutMs;
+    const timer =
+      timeoutMs === undefined || timeoutMs === Number.POSITIVE_INFINITY
+        ? undefined
+        : clock.setTimer(timeoutMs, () => {
+            const error = new ToolTimeoutError(call.name, timeoutMs);
+            timedOut = {
+              ...errorResult(call, `${error.message}; it was stopped.`),
+              crash: error,
+            };
+            stop(error);
+            giveUp(timedOut);
+          });
+    // An interrupted call is cancelled: the model hears why, and may call again. A result the tool
+    // returns later anyway is not the answer the model gets (a tool that must finish disallows
+    // interruptions, or awaits an AgentTask).
+    const onSpeechInterrupted = (): void => {
+      stop(speech.interruptSignal.reason);
+      giveUp(cancelledResult(call, speech.interruptReason));
+    };
+    const onClosed = (): void => {
+      stop(closed.reason);
+      giveUp(cancelledResult(call, 'close'));
+    };
+    speech.interruptSignal.addEventListener('abort', onSpeechInterrupted, { once: true });
+    closed.addEventListener('abort', onClosed, { once: true });
+    if (closed.aborted) onClosed();
     const execution = runInScope({ session: this.deps.session, runContext: ctx }, () =>
       Promise.resolve().then(() => tool.execute(args, ctx)),
     );
-    // A tool that ignores its signal may still finish later; its late outcome must not escape.
-    execution.catch(() => {});
+    const outcome = execution.then(
+      (value) => timedOut ?? okResult(call, value),
+      (error: unknown) => {
+        if (timedOut) return timedOut;
+        if (error instanceof ToolError) return errorResult(call, error.message);
+        if (controller.signal.aborted) return cancelledResult(call, speech.interruptReason ?? 'close');
+        // `throw undefined` or `throw 'text'` is as much a crash as a thrown Error: the `error` event
+        // needs something to carry, and `crash: undefined` would read as "no crash".
+        return {
+          ...errorResult(call, `The tool "${call.name}" failed unexpectedly.`),
+          crash: crashOf(call, error),
+        };
+      },
+    );
     try {
-      const value = await Promise.race([execution, cancelled]);
-      if (value === 'cancelled' && signal.aborted)
-        return cancelledResult(call, ctx.speechHandle.interruptReason);
-      return okResult(call, value);
-    } catch (error) {
-      if (error instanceof ToolError) return errorResult(call, error.message);
-      if (signal.aborted) return cancelledResult(call, ctx.speechHandle.interruptReason);
-      // `throw undefined` or `throw 'text'` is as much a crash as a thrown Error: the `error` event
-      // needs something to carry, and `crash: undefined` would read as "no crash".
-      return {
-        ...errorResult(call, `The tool "${call.name}" failed unexpectedly.`),
-        crash: crashOf(call, error),
-      };
+      return await Promise.race([outcome, givenUp]);
     } finally {
-      if (onAbort) signal.removeEventListener('abort', onAbort);
+      timer?.cancel();
+      speech.interruptSignal.removeEventListener('abort', onSpeechInterrupted);
+      closed.removeEventListener('abort', onClosed);
     }
   }
 }

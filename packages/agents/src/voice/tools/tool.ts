@@ -11,6 +11,12 @@ export interface ToolOptions<Schema extends z.ZodType, Result, UserData> {
   description: string;
   /** A zod schema of the arguments; an object schema. Omit for a tool without arguments. */
   parameters?: Schema;
+  /**
+   * Longest a call may run, in ms of the session's clock. When it passes, the model is told the call
+   * timed out, the session emits an `error` (source `tool`, a `ToolTimeoutError`) and `ctx.signal`
+   * aborts. Default: the session's `toolTimeoutMs`, which is unset by default (no limit).
+   */
+  timeoutMs?: number;
   execute(args: z.output<Schema>, ctx: RunContext<UserData>): Result | Promise<Result>;
 }
 
@@ -26,6 +32,8 @@ export interface Tool<Schema extends z.ZodType = z.ZodType, Result = unknown, Us
    * when the JSON is malformed or does not match the schema.
    */
   parseArguments(raw: string): z.output<Schema>;
+  /** Longest a call may run, in ms; undefined: the session's default. */
+  readonly timeoutMs: number | undefined;
   execute(args: z.output<Schema>, ctx: RunContext<UserData>): Result | Promise<Result>;
 }
 
@@ -44,6 +52,7 @@ export function tool<
       `Invalid tool name "${options.name}": use 1-64 letters, digits, "_" or "-" (providers reject others)`,
     );
   }
+  if (options.timeoutMs !== undefined) assertTimeout(`Tool "${options.name}": timeoutMs`, options.timeoutMs);
   const parameters = (options.parameters ?? z.object({})) as Schema;
   refuseAsyncSchema(options.name, parameters);
   const jsonSchema = toJsonSchema(options.name, parameters);
@@ -54,9 +63,17 @@ export function tool<
     parameters,
     jsonSchema,
     parseArguments: (raw) => parseToolArguments(options.name, parameters, raw),
+    timeoutMs: options.timeoutMs,
     // Called through the options object so a method-style `execute` keeps its `this`.
     execute: (args, ctx) => options.execute(args, ctx),
   };
+}
+
+/** Refuses a timeout that could never be honoured (negative, NaN); `Infinity` means no limit. */
+export function assertTimeout(what: string, ms: number): void {
+  if (typeof ms !== 'number' || Number.isNaN(ms) || ms <= 0) {
+    throw new RangeError(`${what} must be a positive number of ms, got ${ms}`);
+  }
 }
 
 /** What the model is told about each tool: the provider-facing half of `tool()`. */

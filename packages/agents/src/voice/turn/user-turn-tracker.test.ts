@@ -552,6 +552,40 @@ describe('UserTurnTracker: transcripts', () => {
     expect(r.turns[1]).toMatchObject({ transcript: '' });
   });
 
+  it('a late final keeps the finals the turn already held and replaces only its interim', async () => {
+    const r = rig();
+    await r.at(1000);
+    r.tracker.onVadStartOfSpeech(100);
+    r.tracker.onFinalTranscript('book a table', undefined);
+    await r.at(1400);
+    r.tracker.onInterimTranscript('for', undefined);
+    await r.at(2000);
+    r.tracker.onVadEndOfSpeech(300);
+    await r.at(LAST_SPEECH + MAX);
+    expect(r.turns).toMatchObject([{ transcript: 'book a table for', transcriptFinal: false }]);
+    await r.at(8000);
+    r.tracker.onFinalTranscript('for two', undefined);
+    expect(r.lateFinals).toEqual([{ turnId: 'turn_1', transcript: 'book a table for two', atMs: 8000 }]);
+  });
+
+  it('gives a turn the mean confidence of its finals, and none when one final or an interim has none', async () => {
+    const r = rig();
+    await r.at(1000);
+    r.tracker.onVadStartOfSpeech(100);
+    r.tracker.onFinalTranscript('book a table', undefined, 0.9);
+    r.tracker.onFinalTranscript('for two', undefined, 0.7);
+    r.tracker.commitNow();
+    expect(r.turns[0]?.transcriptConfidence).toBeCloseTo(0.8);
+    r.tracker.onFinalTranscript('thanks', undefined, 0.9);
+    r.tracker.onFinalTranscript('bye', undefined);
+    r.tracker.commitNow();
+    expect(r.turns[1]).toMatchObject({ transcript: 'thanks bye', transcriptConfidence: undefined });
+    r.tracker.onFinalTranscript('one', undefined, 0.9);
+    r.tracker.onInterimTranscript('two', undefined);
+    r.tracker.commitNow();
+    expect(r.turns[2]).toMatchObject({ transcript: 'one two', transcriptConfidence: undefined });
+  });
+
   it('a turn committed from a final expects no late final', async () => {
     const r = rig();
     await utterance(r);

@@ -18,6 +18,8 @@ export interface CommittedTurn {
   finalTranscriptAtMs: number | undefined;
   /** False when only an interim transcript was available at commit time. */
   transcriptFinal: boolean;
+  /** Mean recognizer confidence (0..1) of the turn's finals, when every one of them reported it. */
+  transcriptConfidence: number | undefined;
 }
 
 export interface UserTurnTrackerDeps {
@@ -44,6 +46,8 @@ export interface UserTurnTrackerDeps {
 export class UserTurnTracker {
   private state: UserState = 'listening';
   private finals: string[] = [];
+  /** The confidence of each final in `finals`, undefined where the recognizer gave none. */
+  private confidences: Array<number | undefined> = [];
   private interim = '';
   private language: string | undefined;
   private lastSpeechAt: number | undefined;
@@ -52,6 +56,8 @@ export class UserTurnTracker {
     | { commitTimer: TimerHandle | undefined; maxTimer: TimerHandle; prediction: AbortController | undefined }
     | undefined;
   private lateFinalFor: string | undefined;
+  /** The finals a turn committed from an interim already held: its late final replaces only the interim. */
+  private lateFinalKeeps: string[] = [];
   private vadSpeaking = false;
   /** Speech was heard and its final transcript has not arrived yet. */
   private awaitingFinal = false;
@@ -140,7 +146,7 @@ export class UserTurnTracker {
     this.language = language ?? this.language;
   }
 
-  onFinalTranscript(text: string, language: string | undefined): void {
+  onFinalTranscript(text: string, language: string | undefined, confidence?: number): void {
     this.language = language ?? this.language;
     this.awaitingFinal = false;
     if (this.lateFinalFor && !this.vadSpeaking && this.finals.length === 0) {
@@ -148,11 +154,16 @@ export class UserTurnTracker {
       const turnId = this.lateFinalFor;
       this.lateFinalFor = undefined;
       this.interim = '';
-      if (text.trim() !== '') this.deps.listener.lateFinalArrived(turnId, text.trim());
+      const kept = this.lateFinalKeeps;
+      this.lateFinalKeeps = [];
+      if (text.trim() !== '') this.deps.listener.lateFinalArrived(turnId, joinText([...kept, text]));
       return;
     }
     this.interim = '';
-    if (text.trim() !== '') this.finals.push(text.trim());
+    if (text.trim() !== '') {
+      this.finals.push(text.trim());
+      this.confidences.push(confidence);
+    }
     this.finalAt = this.deps.clock.now();
     const mode = this.deps.options.turnDetection;
     const sttEndsTurns = mode === 'stt' || (mode === 'vad' && !this.hasVad);
@@ -178,6 +189,7 @@ export class UserTurnTracker {
   clear(): void {
     this.cancelEndpointing();
     this.finals = [];
+    this.confidences = [];
     this.interim = '';
     this.finalAt = undefined;
   }
@@ -296,9 +308,13 @@ export class UserTurnTracker {
       committedAtMs: this.deps.clock.now(),
       finalTranscriptAtMs: this.finalAt,
       transcriptFinal,
+      // An interim has no confidence: a turn committed from one has none either.
+      transcriptConfidence: transcriptFinal ? meanConfidence(this.confidences) : undefined,
     };
     this.lateFinalFor = transcriptFinal ? undefined : turn.turnId;
+    this.lateFinalKeeps = transcriptFinal ? [] : this.finals;
     this.finals = [];
+    this.confidences = [];
     this.interim = '';
     this.finalAt = undefined;
     this.deps.listener.turnCommitted(turn);
@@ -310,4 +326,10 @@ function joinText(parts: string[]): string {
     .map((p) => p.trim())
     .filter((p) => p !== '')
     .join(' ');
+}
+
+function meanConfidence(values: ReadonlyArray<number | undefined>): number | undefined {
+  if (values.length === 0 || values.some((v) => v === undefined || !Number.isFinite(v))) return undefined;
+  const sum = (values as number[]).reduce((a, b) => a + b, 0);
+  return Math.min(1, Math.max(0, sum / values.length));
 }
