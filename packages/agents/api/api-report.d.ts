@@ -1037,6 +1037,13 @@ type TraceRecord = {
     callId: string;
     name: string;
 }
+/** A call recorded as cancelled returned a value after all; its output now holds that value. */
+ | {
+    type: 'tool_result_after_cut';
+    speechId: string;
+    callId: string;
+    name: string;
+}
 /** A call the model made that does not run: a repeat within its response, or a re-emitted call. */
  | {
     type: 'tool_call_skipped';

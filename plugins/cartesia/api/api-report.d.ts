@@ -141,12 +141,11 @@ interface WordTimestamp {
 
 /**
  * A chunk of a Cartesia speech. `words` carries the word timestamps that arrived since the previous
- * chunk (when `wordTimestamps` is on), timed from the start of the speech's audio. The core's v1
- * `SynthesizedAudio` has no field for word timing yet, so the session does not read them; an
- * application can.
+ * chunk (when `wordTimestamps` is on), timed from the start of the speech's audio: the spec's
+ * `SynthesizedAudio.words`, which the session's transcript follows.
  */
 interface CartesiaSynthesizedAudio extends SynthesizedAudio {
-    words?: WordTimestamp[];
+    words?: readonly WordTimestamp[];
 }
 /** One speech of a `CartesiaTTS`: the spec's `TTSStream`, with what Cartesia adds. */
 interface CartesiaTTSStream extends TTSStream {

@@ -125,8 +125,8 @@ interface DeepgramWord {
     speaker: number | undefined;
 }
 /**
- * What the core's `SpeechAlternative` carries, plus Deepgram's word timings. The events' type is the
- * core's; narrow to this to read the words: `(event.alternatives[0] as DeepgramSpeechAlternative).words`.
+ * The core's `SpeechAlternative` (whose `words` it always fills), plus what Deepgram adds per word and
+ * the transcript's span. The events' type is the core's; narrow to this to read the additions.
  */
 interface DeepgramSpeechAlternative extends SpeechAlternative {
     words: DeepgramWord[];

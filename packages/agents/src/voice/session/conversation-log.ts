@@ -116,6 +116,24 @@ export class ConversationLog {
     return outputs;
   }
 
+  /**
+   * Replaces the output recorded for `callId` (a cancellation) with what the tool returned after all,
+   * keeping its place and id: the call still has exactly one output.
+   */
+  replaceToolOutput(
+    callId: string,
+    output: Omit<FunctionCallOutput, 'id' | 'createdAtMs' | 'type'>,
+  ): boolean {
+    const recorded = this.session.history.items.find(
+      (i): i is FunctionCallOutput => i.type === 'function_call_output' && i.callId === callId,
+    );
+    if (!recorded) return false;
+    const updated: FunctionCallOutput = { ...recorded, ...output, callId };
+    this.session.history.replace(updated);
+    this.agents.current.chatCtx.replace(updated);
+    return true;
+  }
+
   /** A final transcript arrived after its turn was committed from an interim: correct the message. */
   correctLastUserMessage(transcript: string): void {
     const message = [...this.session.history.items]

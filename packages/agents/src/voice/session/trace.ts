@@ -43,6 +43,8 @@ export type TraceRecord =
   | { type: 'tool_started'; speechId: string; callId: string; name: string }
   /** The model gave an id already in use: the call runs and is recorded under `callId` instead. */
   | { type: 'tool_call_renamed'; speechId: string; modelCallId: string; callId: string; name: string }
+  /** A call recorded as cancelled returned a value after all; its output now holds that value. */
+  | { type: 'tool_result_after_cut'; speechId: string; callId: string; name: string }
   /** A call the model made that does not run: a repeat within its response, or a re-emitted call. */
   | {
       type: 'tool_call_skipped';

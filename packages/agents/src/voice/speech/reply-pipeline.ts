@@ -41,7 +41,7 @@ export interface ReplyDeps {
   newId: IdGenerator;
   reporter: Pick<SessionReporter, 'trace' | 'metrics' | 'error'>;
   /** Records what was heard, and each batch's calls and outputs exactly once. */
-  log: Pick<ConversationLog, 'addAssistantMessage' | 'addToolBatch'>;
+  log: Pick<ConversationLog, 'addAssistantMessage' | 'addToolBatch' | 'replaceToolOutput'>;
   transitions: Pick<AgentTransitions, 'handoff'>;
   /**
    * A step's LLM activity and the time its tools run shape the agent state; while tools run the speech is
@@ -152,6 +152,15 @@ export async function runReply(deps: ReplyDeps, handle: SpeechHandle, request: R
             name: call.name,
             reason,
           }),
+        onResultAfterCut: (result) => {
+          if (!deps.log.replaceToolOutput(result.call.callId, result.output)) return;
+          deps.reporter.trace({
+            type: 'tool_result_after_cut',
+            speechId: handle.id,
+            callId: result.call.callId,
+            name: result.call.name,
+          });
+        },
         onRenamed: (call, modelCallId) =>
           deps.reporter.trace({
             type: 'tool_call_renamed',

@@ -39,6 +39,11 @@ export interface ToolRunnerDeps {
   /** What the call-id rule decided for a call the model made, unless it simply runs. */
   onSkipped(call: FunctionCall, reason: SkipReason): void;
   onRenamed(call: FunctionCall, modelCallId: string): void;
+  /**
+   * A call recorded as cancelled (its speech was cut) returned a value after all: that value replaces
+   * the cancellation, so the history says what the tool did (an order it placed is not "cancelled").
+   */
+  onResultAfterCut(result: ToolCallResult): void;
 }
 
 /**
@@ -50,6 +55,10 @@ export interface ToolRunnerDeps {
 export class ToolRunner {
   private readonly running: Array<Promise<ToolCallResult>> = [];
   private readonly seen = new Set<string>();
+  /** Calls whose results are in the history. */
+  private readonly recordedIds = new Set<string>();
+  /** Values returned after a cut, before the cancellation was recorded: applied right after it is. */
+  private readonly pendingAfterCut = new Map<string, ToolCallResult>();
 
   constructor(private readonly deps: ToolRunnerDeps) {}
 
@@ -77,7 +86,23 @@ export class ToolRunner {
 
   /** The batch was recorded: its ids now live in the history. */
   recorded(results: readonly ToolCallResult[]): void {
-    for (const r of results) this.deps.ids.finished(r.call.callId, r.outcome === 'cancelled');
+    for (const r of results) {
+      this.recordedIds.add(r.call.callId);
+      const late = this.pendingAfterCut.get(r.call.callId);
+      this.pendingAfterCut.delete(r.call.callId);
+      if (late) this.resultAfterCut(late);
+      else this.deps.ids.finished(r.call.callId, r.outcome === 'cancelled');
+    }
+  }
+
+  private resultAfterCut(result: ToolCallResult): void {
+    if (!this.recordedIds.has(result.call.callId)) {
+      this.pendingAfterCut.set(result.call.callId, result);
+      return;
+    }
+    // The call did its work: a model re-emitting it must not run it again.
+    this.deps.ids.finished(result.call.callId, false);
+    this.deps.onResultAfterCut(result);
   }
 
   private async run(call: FunctionCall): Promise<ToolCallResult> {
@@ -121,10 +146,11 @@ export class ToolRunner {
             stop(error);
             giveUp(timedOut);
           });
-    // An interrupted call is cancelled: the model hears why, and may call again. A result the tool
-    // returns later anyway is not the answer the model gets (a tool that must finish disallows
-    // interruptions, or awaits an AgentTask).
+    // An interrupted call is cancelled at once: the model hears why, and may call again. A value the
+    // tool returns later anyway replaces the cancellation (see onResultAfterCut).
+    let cut = false;
     const onSpeechInterrupted = (): void => {
+      cut = true;
       stop(speech.interruptSignal.reason);
       giveUp(cancelledResult(call, speech.interruptReason));
     };
@@ -153,7 +179,15 @@ export class ToolRunner {
       },
     );
     try {
-      return await Promise.race([outcome, givenUp]);
+      const result = await Promise.race([outcome, givenUp]);
+      if (cut && result.outcome === 'cancelled') {
+        // A value returned later anyway is what the tool did. A handoff is not followed: the reply
+        // that asked for it is gone.
+        void outcome.then((late) => {
+          if (late.outcome === 'ok' && !late.handoff) this.resultAfterCut(late);
+        });
+      }
+      return result;
     } finally {
       timer?.cancel();
       speech.interruptSignal.removeEventListener('abort', onSpeechInterrupted);
