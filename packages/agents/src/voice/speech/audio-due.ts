@@ -4,32 +4,37 @@ import type { PlayoutGate } from './playout-gate.js';
 
 /**
  * When the audio a step handed to the sink is due to have played: each frame plays after the ones before
- * it (or at once after an underrun), and time spent paused while the audio was still playing pushes the
- * end back. A healthy sink accepts every frame and reports the end of playout by then; the session gives
- * a sink that does neither a grace on top of it, never more.
+ * it (or at once after an underrun), and a pause that began while the audio was still playing pushes the
+ * end back by its length (one that began once the audio was due held nothing back: the user talked after
+ * it played). A healthy sink accepts every frame and reports the end of playout by then; the session
+ * gives a sink that does neither a grace on top of it, never more. `dispose()` when the step ends.
  */
 export class AudioDue {
   private endAt: number | undefined;
-  private pausedSeen: number;
+  /** The pause going on, if it counts against the audio. */
+  private countedPauseSince: number | undefined;
+  readonly dispose: () => void;
 
   constructor(
     private readonly clock: Clock,
-    private readonly gate: Pick<PlayoutGate, 'pausedTotalMs' | 'pausedSinceMs'>,
+    gate: Pick<PlayoutGate, 'paused' | 'watch'>,
   ) {
-    this.pausedSeen = gate.pausedTotalMs;
+    this.dispose = gate.watch((paused) => (paused ? this.paused() : this.resumed()));
+    if (gate.paused) this.paused();
   }
 
   /** A frame of `durationMs` is being handed to the sink now. */
   frameSent(durationMs: number): void {
-    this.countPauses();
     const now = this.clock.now();
+    // Frames wait for the gate to open, so no pause is going on here.
     this.endAt = Math.max(this.endAt ?? now, now) + durationMs;
   }
 
   /** When everything handed over so far should have played (now, before the first frame). */
   get dueAt(): number {
-    this.countPauses();
-    return this.endAt ?? this.clock.now();
+    const now = this.clock.now();
+    if (this.endAt === undefined) return now;
+    return this.endAt + (this.countedPauseSince === undefined ? 0 : now - this.countedPauseSince);
   }
 
   /**
@@ -50,15 +55,14 @@ export class AudioDue {
     }
   }
 
-  private countPauses(): void {
-    const total = this.gate.pausedTotalMs;
-    const extra = total - this.pausedSeen;
-    if (extra <= 0) return;
-    this.pausedSeen = total;
-    if (this.endAt === undefined) return;
-    // A pause that began once the audio was due held nothing back (the user talked after it played).
-    const since = this.gate.pausedSinceMs;
-    if (since !== undefined && since >= this.endAt) return;
-    this.endAt += extra;
+  private paused(): void {
+    const now = this.clock.now();
+    if (this.endAt !== undefined && now < this.endAt) this.countedPauseSince = now;
+  }
+
+  private resumed(): void {
+    if (this.countedPauseSince === undefined || this.endAt === undefined) return;
+    this.endAt += this.clock.now() - this.countedPauseSince;
+    this.countedPauseSince = undefined;
   }
 }

@@ -9,6 +9,7 @@ export class PlayoutGate {
   private waiters = new Set<() => void>();
   private pausedSince = 0;
   private pausedBefore = 0;
+  private readonly watchers = new Set<(paused: boolean) => void>();
 
   constructor(private readonly clock: Clock) {}
 
@@ -26,16 +27,24 @@ export class PlayoutGate {
     return this.closedFlag;
   }
 
+  /** Calls `watcher` at each pause and resume, until the returned function is called. */
+  watch(watcher: (paused: boolean) => void): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
+  }
+
   pause(): void {
     if (this.closedFlag) return;
     this.closedFlag = true;
     this.pausedSince = this.clock.now();
+    for (const watcher of [...this.watchers]) watcher(true);
   }
 
   resume(): void {
     if (!this.closedFlag) return;
     this.closedFlag = false;
     this.pausedBefore += this.clock.now() - this.pausedSince;
+    for (const watcher of [...this.watchers]) watcher(false);
     const waiters = this.waiters;
     this.waiters = new Set();
     for (const w of waiters) w();

@@ -33,7 +33,7 @@ export interface PlayoutDeps {
   /** Last chance to hold a frame back: the user may be speaking. */
   policy: Pick<InterruptionPolicy, 'onFrameReady'>;
   /** The agent speaks from the first frame on. */
-  activity: Pick<ActivityState, 'playbackStarted'>;
+  activity: Pick<ActivityState, 'playbackStarted' | 'playbackStopped'>;
   metrics: Pick<LatencyMetrics, 'firstFrameSent' | 'ttsFirstByte'>;
   /** Every frame sent is traced; a sink that never confirms playout is reported. */
   reporter: Pick<SessionReporter, 'trace' | 'error'>;
@@ -91,7 +91,6 @@ export async function playSpeechStep(
   const output = deps.audioOutput;
   let sentMs = 0;
   let sentFrames = 0;
-  const due = new AudioDue(deps.clock, deps.gate);
   let streamError: unknown;
   let resampler: AudioResampler | undefined;
   // Frames go out at the sink's rate; the resampler keeps its filter state across the step's frames.
@@ -135,6 +134,7 @@ export async function playSpeechStep(
   }
   if (source.audio) void collectText(source.text, sync, signal);
 
+  const due = new AudioDue(deps.clock, deps.gate);
   // Captions follow what is heard, not what was sent: they advance with playback time (frozen while
   // paused) and never run ahead of the audio sent.
   let heardMs = 0;
@@ -194,6 +194,7 @@ export async function playSpeechStep(
     return await finishPlayout();
   } finally {
     captions.cancel();
+    due.dispose();
   }
 
   async function finishPlayout(): Promise<PlayoutResult> {
@@ -245,6 +246,9 @@ export async function playSpeechStep(
     }
 
     output.clearBuffer();
+    // A user who starts talking during the wait below must not pause a sink that holds nothing of this
+    // step any more: nothing would resume it for the speeches after this one.
+    deps.activity.playbackStopped(handle);
     const giveUp = new AbortController();
     const stopped = await waitAtMost(
       deps.clock,
