@@ -96,4 +96,14 @@ describe('hung providers and sinks', () => {
       expect(listening.atMs - firstAt).toBeLessThanOrEqual(audioMs + 800 + 40);
     }
   });
+
+  it('a speech cut after its audio left a paused sink leaves the sink playing for the next speech', async () => {
+    const r = await run('sink-left-paused-after-cut');
+    expect(errors(r)).toEqual([]);
+    const done = all(r.log, 'speech_done');
+    expect(done.map((e) => e.outcome)).toEqual(['interrupted', 'played']);
+    // The reply to the second turn reached the sink and played to its end.
+    const last = done[1]!.speechId;
+    expect(r.framesBySpeech[last]?.length).toBeGreaterThan(0);
+  });
 });
