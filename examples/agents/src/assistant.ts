@@ -43,6 +43,7 @@ export default defineAgent({
       stt: providers.stt,
       llm: providers.llm,
       tts: providers.tts,
+      turnDetector: providers.turnDetector,
       turnHandling: providers.turnHandling,
     });
     // The providers were made for this conversation: they go with it (Cartesia keeps a socket open).

@@ -89,6 +89,7 @@ export default defineAgent({
       stt: providers.stt,
       llm,
       tts: providers.tts,
+      turnDetector: providers.turnDetector,
       turnHandling: providers.turnHandling,
     });
     await session.start({ agent: new OrderDesk(), ...ctx.connect(session) });

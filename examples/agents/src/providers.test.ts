@@ -4,6 +4,7 @@ import { CartesiaTTS } from '@voxwire/plugin-cartesia';
 import { DeepgramSTT } from '@voxwire/plugin-deepgram';
 import { EspeakTTS } from '@voxwire/plugin-espeak';
 import * as openai from '@voxwire/plugin-openai';
+import { ENDPOINTING_PRESET, EndOfTurnModel } from '@voxwire/plugin-turn-detector';
 import { describe, expect, it } from 'vitest';
 import { HeardSpeech, heardSeconds } from './offline/heard-speech.js';
 import { OfflineLLM, offlineReply } from './offline/offline-llm.js';
@@ -18,6 +19,9 @@ describe('chooseProviders', () => {
     expect(p.llm).toBeInstanceOf(OfflineLLM);
     expect([EspeakTTS, ReplayTTS].some((c) => p.tts instanceof c)).toBe(true);
     expect(p.notices[0]?.message).toMatch(/^Running offline: .*set OPENAI_API_KEY \(or OPENAI_BASE_URL/u);
+    // No words to judge: silence alone ends the turn.
+    expect(p.turnDetector).toBeUndefined();
+    expect(p.turnHandling).toEqual({ minEndpointingDelay: 600 });
   });
 
   it('uses OpenAI for everything with a key', async () => {
@@ -27,6 +31,8 @@ describe('chooseProviders', () => {
     expect(p.llm).toBeInstanceOf(openai.LLM);
     expect(p.llm.model).toBe('gpt-4.1-mini');
     expect(p.tts).toBeInstanceOf(openai.TTS);
+    expect(p.turnDetector).toBeInstanceOf(EndOfTurnModel);
+    expect(p.turnHandling).toEqual(ENDPOINTING_PRESET.turnHandling);
     expect(p.notices[0]?.message).toMatch(/^Full conversation/u);
   });
 
@@ -51,7 +57,9 @@ describe('chooseProviders', () => {
     const both = await chooseProviders({ DEEPGRAM_API_KEY: 'dg-test-key', OPENAI_API_KEY: 'sk-test' });
     expect(both.stt).toBeInstanceOf(DeepgramSTT);
     expect(both.understands).toBe(true);
-    expect(both.turnHandling.minEndpointingDelay).toBe(500);
+    // With words to judge, the end-of-turn model and its endpointing preset decide when the turn ends.
+    expect(both.turnDetector).toBeDefined();
+    expect(both.turnHandling).toEqual(ENDPOINTING_PRESET.turnHandling);
     expect(both.notices[0]?.message).toContain('speech recognition by Deepgram (nova-3, streaming)');
   });
 

@@ -1,8 +1,9 @@
-import type { LLM, NoticeLevel, STT, TTS, TurnHandlingOptions } from '@voxwire/agents';
+import type { LLM, NoticeLevel, STT, TTS, TurnDetector, TurnHandlingOptions } from '@voxwire/agents';
 import { DeepgramSTT } from '@voxwire/plugin-deepgram';
 import { EspeakTTS } from '@voxwire/plugin-espeak';
 import { CartesiaTTS } from '@voxwire/plugin-cartesia';
 import * as openai from '@voxwire/plugin-openai';
+import { ENDPOINTING_PRESET, EndOfTurnModel } from '@voxwire/plugin-turn-detector';
 import { HeardSpeech } from './offline/heard-speech.js';
 import { OfflineLLM } from './offline/offline-llm.js';
 import { ReplayTTS } from './offline/replay-tts.js';
@@ -13,6 +14,8 @@ export interface Providers {
   tts: TTS;
   /** True when an LLM and a speech recognizer can hold a real conversation. */
   understands: boolean;
+  /** The end-of-turn model, whenever a speech recognizer gives it words to judge. */
+  turnDetector: TurnDetector | undefined;
   turnHandling: Partial<TurnHandlingOptions>;
   /** What runs, and which keys would unlock more: shown on the playground page. */
   notices: Array<{ level: NoticeLevel; message: string }>;
@@ -96,15 +99,17 @@ export async function chooseProviders(env: Env = process.env): Promise<Providers
       ? `Full conversation: speech recognition by ${sttName}, replies by ${llmName}, voice by ${ttsName}.`
       : `Running offline: Silero VAD hears when you start and stop speaking, the agent takes turns and stops when you talk over it, and answers with ${ttsName}. It cannot understand words: set OPENAI_API_KEY (or OPENAI_BASE_URL for a local OpenAI-compatible server) and restart for a full conversation.`,
   });
+  // With words to judge, the model picks the delay: the session waits for the transcript of a
+  // recognizer that transcribes whole utterances, then answers at once or holds on for the rest.
+  const turnDetector = stt === heard ? undefined : await EndOfTurnModel.load();
   return {
     stt,
     llm,
     tts,
     understands,
-    // A recognizer that transcribes whole utterances answers after the VAD's end of speech: the turn
-    // waits long enough for its transcript (a local one is instant, a remote one takes a few hundred ms).
-    // A streaming recognizer has its words when the user stops: the default delay is enough.
-    turnHandling: { minEndpointingDelay: stt === heard ? 600 : stt instanceof DeepgramSTT ? 500 : 900 },
+    turnDetector,
+    // The offline stand-in is instant; without words, silence alone ends the turn.
+    turnHandling: turnDetector ? { ...ENDPOINTING_PRESET.turnHandling } : { minEndpointingDelay: 600 },
     notices,
   };
 }

@@ -971,6 +971,11 @@ type TraceRecord = {
     type: 'speech_resumed';
     speechId: string;
     falseInterruption: boolean;
+}
+/** The interruption detector heard an acknowledgement over the speech: it resumes instead of a cut. */
+ | {
+    type: 'backchannel_detected';
+    speechId: string;
 } | {
     type: 'speech_interrupt_requested';
     speechId: string;
@@ -1015,13 +1020,38 @@ type TraceRecord = {
     turnId: string;
     transcript: string;
     lastSpeechMs: number | undefined;
+    /** A turn given as text (`session.run()`): no speech of it was heard, so it cuts nothing. */
+    text?: boolean;
 } | {
     type: 'user_turn_skipped';
     turnId: string;
     reason: string;
+}
+/** The pending user turn reached `maxUserTurnDuration`; the agent's `onUserTurnExceeded` decides. */
+ | {
+    type: 'user_turn_exceeded';
+    transcript: string;
+    durationMs: number;
+    userSpeaking: boolean;
 } | {
     type: 'reply_started';
     turnId: string | undefined;
+    speechId: string;
+}
+/** `preemptiveGeneration`: an LLM request started on a final transcript before the turn commits. */
+ | {
+    type: 'preemptive_generation_started';
+    transcript: string;
+}
+/** The speculative request was dropped (the user went on, the text or the context changed, a skip). */
+ | {
+    type: 'preemptive_generation_discarded';
+    transcript: string;
+    reason: string;
+}
+/** A reply streams the speculative request instead of making its own. */
+ | {
+    type: 'preemptive_generation_used';
     speechId: string;
 } | {
     type: 'tool_started';
@@ -1071,6 +1101,21 @@ type TraceRecord = {
     outcome: 'completed' | 'failed' | 'cancelled';
 } | {
     type: 'audio_input_ended';
+}
+/** `session.input.setAudioEnabled()`: while disabled, input frames reach neither the VAD nor the STT. */
+ | {
+    type: 'audio_input_enabled';
+    enabled: boolean;
+}
+/** `session.input.audio = source`: the session listens to another source (or to none). */
+ | {
+    type: 'audio_input_source_changed';
+    attached: boolean;
+}
+/** `session.output.setAudioEnabled()`: while disabled, speech steps that start are text-only. */
+ | {
+    type: 'audio_output_enabled';
+    enabled: boolean;
 } | {
     type: 'close_requested';
     reason: string;
@@ -1221,113 +1266,42 @@ declare function tool<Schema extends z.ZodType = z.ZodObject<Record<string, neve
 /** What the model is told about each tool: the provider-facing half of `tool()`. */
 declare function toolDefinitions(tools: readonly AnyTool[]): ToolDefinition[];
 
-interface AgentOptions {
-    instructions: string;
-    tools?: readonly AnyTool[];
-    /** The conversation this agent starts with. A handoff copies the previous agent's when omitted. */
-    chatCtx?: ChatContext;
-    /** Per-agent providers override the session's. */
-    stt?: STT;
-    llm?: LLM;
-    tts?: TTS;
-    vad?: VAD;
-    turnDetector?: TurnDetector;
-    /** Shows up in handoff records and logs. Defaults to the class name plus a counter. */
-    id?: string;
+/**
+ * Interruption detection, specification v1.
+ *
+ * While the agent speaks and the user makes a sound, the session pauses the agent (it never talks over
+ * the user) and, once the user's speech reaches `minInterruptionDuration` (and `minInterruptionWords`),
+ * asks the detector what it is hearing: a barge-in that cuts the agent, a backchannel ("mm-hmm",
+ * "yeah", a cough) after which the agent resumes, or not enough yet. It asks again as more words come.
+ * A committed user turn that was heard over the agent is asked once more as a whole: a backchannel
+ * turn gets no reply of its own (it is skipped, visibly).
+ *
+ * `classify` is called on the session's hot path and must answer at once: a model-based detector runs
+ * its inference ahead (on frames or transcripts it is fed) and answers from its latest state. It must
+ * not throw; the session treats a throw as `interrupt`, the plain thresholds' answer.
+ */
+/** What the user has said over the agent's current speech step. */
+interface InterruptionEvidence {
+    /** The words heard over the step (interim or final), as recognized; '' before any word. */
+    transcript: string;
+    words: number;
+    /** The user's speech over the step (VAD, or the recognizer without one), in ms. */
+    speechMs: number;
+    /** Whether the user is still speaking. */
+    userSpeaking: boolean;
+    /** BCP-47 language of the transcript, when known (the recognizer's, else the session's hint). */
+    language: string | undefined;
 }
 /**
- * What the agent is: its instructions, tools and providers, and hooks for entering, leaving and for each
- * completed user turn. Subclass it and override the hooks.
+ * `interrupt`: cut the agent now. `backchannel`: the user acknowledges; the agent resumes as soon as they
+ * stop. `undecided`: keep the agent paused and ask again with more evidence (or resume it after the
+ * false-interruption timeout when nothing more comes).
  */
-declare class Agent<UserData = unknown> {
-    readonly id: string;
-    instructions: string;
-    tools: readonly AnyTool[];
-    chatCtx: ChatContext;
-    readonly stt: STT | undefined;
-    readonly llm: LLM | undefined;
-    readonly tts: TTS | undefined;
-    readonly vad: VAD | undefined;
-    readonly turnDetector: TurnDetector | undefined;
-    constructor(options: AgentOptions);
-    /** The session running this agent. Throws when the agent is not active. */
-    get session(): AgentSession<UserData>;
-    /** Called when the agent becomes active: a good place to greet (`this.session.generateReply()`). */
-    onEnter(): Promise<void>;
-    /** Called when another agent takes over or the session closes. */
-    onExit(): Promise<void>;
-    /**
-     * Called when the user's turn is committed, before the reply is generated. Edit `chatCtx` (this turn's
-     * copy) or `message`; throw `StopResponse` to skip the reply.
-     */
-    onUserTurnCompleted(_chatCtx: ChatContext, _message: ChatMessage): Promise<void>;
-}
-/** Thrown from `onUserTurnCompleted` to answer nothing to this turn (the decision is logged). */
-declare class StopResponse extends Error {
-    name: string;
-    constructor(message?: string);
-}
-
-/**
- * Audio and text I/O, specification v1: what a transport (a LiveKit room, the playground's socket, a
- * file) gives the session. The session reads user audio from an `AudioInput` and plays the agent's
- * audio into an `AudioOutput`, one segment per speech step.
- */
-
-/** Where the user's audio comes from: any async sequence of frames (a room track, a socket, a file). */
-type AudioInput = AsyncIterable<AudioFrame>;
-interface PlaybackFinished {
-    /** How much of the segment was actually heard, in ms. */
-    playbackPositionMs: number;
-    /** True when the segment was cut short by `clearBuffer()`. */
-    interrupted: boolean;
-}
-/**
- * Where the agent's audio goes. The session sends one segment at a time: frames, then `flush()` (played to
- * the end) or `clearBuffer()` (stop now), and awaits `waitForPlayout()` for that segment.
- * Transports extend `AudioOutputBase` (from the core) rather than implementing this directly: it keeps
- * the segment bookkeeping.
- */
-interface AudioOutput {
-    /** Frames are resampled to this rate when set. */
-    readonly sampleRate: number | undefined;
-    /** Whether `pause()` / `resume()` hold playback (false interruptions need it). */
-    readonly canPause: boolean;
-    /** Queues a frame for playback. May wait (back-pressure) while the sink's buffer is full. */
-    captureFrame(frame: AudioFrame): Promise<void>;
-    /** Ends the current segment: it plays to the end, then its playout finishes. */
-    flush(): void;
-    /**
-     * Drops whatever of the current segment has not been played yet; its playout finishes as interrupted.
-     * It also ends a pause: the next segment starts playing as soon as it arrives.
-     */
-    clearBuffer(): void;
-    pause(): void;
-    resume(): void;
-    /**
-     * Resolves when the last ended segment has finished playing (or was cleared). When `signal` aborts
-     * first, rejects with its reason and forgets the wait: the session gives up on a sink that never
-     * reports, and such a wait must not be kept.
-     */
-    waitForPlayout(options?: {
-        signal?: AbortSignal;
-    }): Promise<PlaybackFinished>;
-    /** Subscribes to playback start/finish of segments; returns an unsubscribe function. */
-    onPlayback(listener: (event: PlaybackEvent) => void): () => void;
-}
-type PlaybackEvent = {
-    type: 'playback_started';
-} | ({
-    type: 'playback_finished';
-} & PlaybackFinished);
-/**
- * Receives the agent's transcript in step with the audio actually played, and the user's transcripts.
- */
-interface TextOutput {
-    /** A piece of the agent's transcript that has just become audible. */
-    captureText(text: string): void;
-    /** The current agent message is complete (or was interrupted). */
-    flush(): void;
+type InterruptionVerdict = 'interrupt' | 'backchannel' | 'undecided';
+interface InterruptionDetector {
+    readonly specificationVersion: SpecificationVersion;
+    readonly label: string;
+    classify(evidence: InterruptionEvidence): InterruptionVerdict;
 }
 
 /** How the session decides that the user has finished, and when the user may cut the agent off. All in ms. */
@@ -1354,56 +1328,27 @@ interface TurnHandlingOptions {
     resumeFalseInterruption: boolean;
     /** Feed the STT silence (never the VAD) while an uninterruptible speech plays. */
     discardAudioIfUninterruptible: boolean;
+    /**
+     * Longest user turn, from its first speech, before the agent's `onUserTurnExceeded` decides what to do
+     * (say something, answer what was said so far, or keep listening); `null`: no limit.
+     */
+    maxUserTurnDuration: number | null;
+    /**
+     * Tells backchannels ("mm-hmm", "yeah", a cough) from barge-ins while the agent speaks: a backchannel
+     * resumes the agent at once and gets no reply. `new LocalInterruptionDetector()` runs locally; `null`:
+     * the plain thresholds decide.
+     */
+    interruptionDetector: InterruptionDetector | null;
+    /**
+     * Start the LLM request on a final transcript while the turn is still being endpointed, and let the
+     * reply use it if the turn commits with that text; it is discarded when the user goes on or the text
+     * or the conversation changes. Saves up to the endpointing delay per reply, at the cost of requests
+     * thrown away.
+     */
+    preemptiveGeneration: boolean;
 }
 declare const defaultTurnHandling: TurnHandlingOptions;
 declare function resolveTurnHandling(options: Partial<TurnHandlingOptions> | undefined): TurnHandlingOptions;
-
-/** The task was awaited outside a session (no tool or agent hook is running). */
-declare class TaskContextError extends VoxwireError {
-    name: string;
-}
-/**
- * An agent that runs until it reaches a result, then hands control back to whoever awaited it. Awaited
- * inside a tool (`const email = await new GetEmailTask()`), it takes over the conversation; the tool's
- * speech stays uninterruptible meanwhile and the tool gets the result.
- */
-declare class AgentTask<Result = unknown, UserData = unknown> extends Agent<UserData> implements PromiseLike<Result> {
-    private settled;
-    private resolveResult;
-    private rejectResult;
-    private started;
-    constructor(options: AgentOptions);
-    get completed(): boolean;
-    /** Ends the task with a result, or with an error the awaiting tool will see. Later calls are ignored. */
-    complete(result: Result | Error): void;
-    then<R1 = Result, R2 = never>(onfulfilled?: ((value: Result) => R1 | PromiseLike<R1>) | null, onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null): PromiseLike<R1 | R2>;
-    private start;
-}
-
-/** A recognizer that only handles finished utterances was given without a VAD to cut them. */
-declare class MissingVADError extends VoxwireError {
-    name: string;
-}
-
-/** No LLM is configured for the active agent or the session. */
-declare class MissingProviderError extends VoxwireError {
-    name: string;
-}
-
-type UserState = 'listening' | 'speaking' | 'away';
-interface CommittedTurn {
-    turnId: string;
-    transcript: string;
-    /** Clock time when the user last spoke, when known (VAD or STT). */
-    lastSpeechAtMs: number | undefined;
-    committedAtMs: number;
-    /** When the final transcript arrived, for the transcription-delay metric. */
-    finalTranscriptAtMs: number | undefined;
-    /** False when only an interim transcript was available at commit time. */
-    transcriptFinal: boolean;
-    /** Mean recognizer confidence (0..1) of the turn's finals, when every one of them reported it. */
-    transcriptConfidence: number | undefined;
-}
 
 type AgentState = 'initializing' | 'idle' | 'listening' | 'thinking' | 'speaking';
 type ErrorSource = 'stt' | 'llm' | 'tts' | 'vad' | 'turn_detector' | 'tool' | 'audio_input' | 'audio_output' | 'session';
@@ -1490,6 +1435,335 @@ type SessionEvents = {
     };
 };
 
+/** The task was awaited outside a session (no tool or agent hook is running). */
+declare class TaskContextError extends VoxwireError {
+    name: string;
+}
+/**
+ * An agent that runs until it reaches a result, then hands control back to whoever awaited it. Awaited
+ * inside a tool (`const email = await new GetEmailTask()`), it takes over the conversation; the tool's
+ * speech stays uninterruptible meanwhile and the tool gets the result.
+ */
+declare class AgentTask<Result = unknown, UserData = unknown> extends Agent<UserData> implements PromiseLike<Result> {
+    private settled;
+    private resolveResult;
+    private rejectResult;
+    private started;
+    constructor(options: AgentOptions);
+    get completed(): boolean;
+    /** Ends the task with a result, or with an error the awaiting tool will see. Later calls are ignored. */
+    complete(result: Result | Error): void;
+    then<R1 = Result, R2 = never>(onfulfilled?: ((value: Result) => R1 | PromiseLike<R1>) | null, onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null): PromiseLike<R1 | R2>;
+    private start;
+}
+
+/**
+ * Audio and text I/O, specification v1: what a transport (a LiveKit room, the playground's socket, a
+ * file) gives the session. The session reads user audio from an `AudioInput` and plays the agent's
+ * audio into an `AudioOutput`, one segment per speech step.
+ */
+
+/** Where the user's audio comes from: any async sequence of frames (a room track, a socket, a file). */
+type AudioInput = AsyncIterable<AudioFrame>;
+interface PlaybackFinished {
+    /** How much of the segment was actually heard, in ms. */
+    playbackPositionMs: number;
+    /** True when the segment was cut short by `clearBuffer()`. */
+    interrupted: boolean;
+}
+/**
+ * Where the agent's audio goes. The session sends one segment at a time: frames, then `flush()` (played to
+ * the end) or `clearBuffer()` (stop now), and awaits `waitForPlayout()` for that segment.
+ * Transports extend `AudioOutputBase` (from the core) rather than implementing this directly: it keeps
+ * the segment bookkeeping.
+ */
+interface AudioOutput {
+    /** Frames are resampled to this rate when set. */
+    readonly sampleRate: number | undefined;
+    /** Whether `pause()` / `resume()` hold playback (false interruptions need it). */
+    readonly canPause: boolean;
+    /** Queues a frame for playback. May wait (back-pressure) while the sink's buffer is full. */
+    captureFrame(frame: AudioFrame): Promise<void>;
+    /** Ends the current segment: it plays to the end, then its playout finishes. */
+    flush(): void;
+    /**
+     * Drops whatever of the current segment has not been played yet; its playout finishes as interrupted.
+     * It also ends a pause: the next segment starts playing as soon as it arrives.
+     */
+    clearBuffer(): void;
+    pause(): void;
+    resume(): void;
+    /**
+     * Resolves when the last ended segment has finished playing (or was cleared). When `signal` aborts
+     * first, rejects with its reason and forgets the wait: the session gives up on a sink that never
+     * reports, and such a wait must not be kept.
+     */
+    waitForPlayout(options?: {
+        signal?: AbortSignal;
+    }): Promise<PlaybackFinished>;
+    /** Subscribes to playback start/finish of segments; returns an unsubscribe function. */
+    onPlayback(listener: (event: PlaybackEvent) => void): () => void;
+}
+type PlaybackEvent = {
+    type: 'playback_started';
+} | ({
+    type: 'playback_finished';
+} & PlaybackFinished);
+/**
+ * Receives the agent's transcript in step with the audio actually played, and the user's transcripts.
+ */
+interface TextOutput {
+    /** A piece of the agent's transcript that has just become audible. */
+    captureText(text: string): void;
+    /** The current agent message is complete (or was interrupted). */
+    flush(): void;
+}
+
+/**
+ * `session.input`: the user's audio. Listening can be turned off and on (push-to-talk, a mute button)
+ * and the source swapped without restarting the session. Settings made before `start()` apply from the
+ * start; `start({ input: { audio } })` sets the source.
+ */
+declare class SessionInput {
+    private readonly assertOpen;
+    private source;
+    private enabled;
+    private control;
+    /** The source the session listens to, if any. Assign another to swap it (or `undefined` to detach). */
+    get audio(): AudioInput | undefined;
+    set audio(source: AudioInput | undefined);
+    /** Whether the session listens to the source (true unless turned off). */
+    get audioEnabled(): boolean;
+    /**
+     * Turns listening off or on. Off: frames are read and dropped, the user is `listening` at once (even
+     * mid-word) and no endpointing runs on audio nobody hears; what was heard stays pending, so
+     * `commitUserTurn()` answers it (push-to-talk) and `clearUserTurn()` drops it. On: listening resumes
+     * with the next frame.
+     */
+    setAudioEnabled(enabled: boolean): void;
+}
+/**
+ * `session.output`: where the agent's audio goes. Muted, the agent answers in text only: speech steps
+ * that start while muted send no audio, their transcript still reaches the text output and the history,
+ * and the agent state goes `thinking` -> `listening` without `speaking`. A step already playing when the
+ * output is muted plays to its end (interrupt it to stop it now).
+ */
+declare class SessionOutput {
+    private readonly assertOpen;
+    private enabled;
+    private control;
+    /** The audio sink given to `start()`, if any. */
+    get audio(): AudioOutput | undefined;
+    get audioEnabled(): boolean;
+    setAudioEnabled(enabled: boolean): void;
+}
+
+/** A recognizer that only handles finished utterances was given without a VAD to cut them. */
+declare class MissingVADError extends VoxwireError {
+    name: string;
+}
+
+/** No LLM is configured for the active agent or the session. */
+declare class MissingProviderError extends VoxwireError {
+    name: string;
+}
+
+/**
+ * What happened in one run, in order: what the agent said, the tools it called and their outputs, and
+ * changes of the agent in charge (a handoff, with its history item, or an AgentTask taking over and
+ * handing back, which leave no item).
+ */
+type RunEvent = {
+    type: 'message';
+    role: string;
+    content: string;
+    interrupted: boolean;
+    item: ChatItem;
+} | {
+    type: 'function_call';
+    name: string;
+    callId: string;
+    arguments: string;
+    item: ChatItem;
+} | {
+    type: 'function_call_output';
+    name: string;
+    callId: string;
+    output: string;
+    isError: boolean;
+    item: ChatItem;
+} | {
+    type: 'agent_handoff';
+    oldAgentId: string | undefined;
+    newAgentId: string;
+    /** `handoff`: a tool or `updateAgent()` handed over; `task`: an AgentTask took over or handed back. */
+    via: 'handoff' | 'task';
+    /** The history item of a handoff; undefined for an AgentTask. */
+    item: ChatItem | undefined;
+};
+/** A failed expectation; the message shows the run's events around the cursor. */
+declare class ExpectationError extends Error {
+    name: string;
+}
+declare function describeEvent(event: RunEvent): string;
+interface MessageExpectation {
+    role?: string;
+    content?: string | RegExp;
+    interrupted?: boolean;
+}
+interface FunctionCallExpectation {
+    name?: string;
+    /** Matches when each given key equals the call's parsed argument (a subset match). */
+    args?: Record<string, unknown>;
+}
+interface FunctionCallOutputExpectation {
+    output?: string | RegExp;
+    isError?: boolean;
+    name?: string;
+}
+interface AgentHandoffExpectation {
+    newAgentId?: string;
+    via?: 'handoff' | 'task';
+}
+/** Assertions on one event of a run. Each returns the assertion, so checks chain. */
+declare class EventAssert {
+    readonly event: RunEvent;
+    private readonly where;
+    constructor(event: RunEvent, where: () => string);
+    private fail;
+    isMessage(expected?: MessageExpectation): this;
+    isFunctionCall(expected?: FunctionCallExpectation): this;
+    isFunctionCallOutput(expected?: FunctionCallOutputExpectation): this;
+    isAgentHandoff(expected?: AgentHandoffExpectation): this;
+}
+/** A cursor over a run's events: `result.expect.nextEvent().isFunctionCall({ name })`. */
+declare class RunAssert {
+    private readonly events;
+    private cursor;
+    constructor(events: readonly RunEvent[]);
+    private where;
+    /** The event at `index` (negative counts from the end); the cursor does not move. */
+    at(index: number): EventAssert;
+    /** The next event (optionally of a type, skipping others before it). */
+    nextEvent(type?: RunEvent['type']): EventAssert;
+    skipNext(count?: number): this;
+    noMoreEvents(): void;
+    /** The first event of the run (anywhere) that passes `check`; the cursor does not move. */
+    contains(check: (e: EventAssert) => void): EventAssert;
+    containsMessage(expected?: MessageExpectation): EventAssert;
+    containsFunctionCall(expected?: FunctionCallExpectation): EventAssert;
+    containsFunctionCallOutput(expected?: FunctionCallOutputExpectation): EventAssert;
+    containsAgentHandoff(expected?: AgentHandoffExpectation): EventAssert;
+}
+/** What `session.run()` returns: the run's events, and a fresh cursor over them at each `expect`. */
+declare class RunResult {
+    /** The run's events, the user's own input excluded. */
+    readonly events: readonly RunEvent[];
+    /** Every speech created during the run (the reply, a tool's `say`, an AgentTask's speeches). */
+    readonly speeches: readonly SpeechHandle[];
+    private cursor;
+    constructor(
+    /** The run's events, the user's own input excluded. */
+    events: readonly RunEvent[], 
+    /** Every speech created during the run (the reply, a tool's `say`, an AgentTask's speeches). */
+    speeches: readonly SpeechHandle[]);
+    /** Assertions over the events; the cursor is shared by every access of the same result. */
+    get expect(): RunAssert;
+}
+
+interface RunOptions {
+    /** What the user says, as text. */
+    userInput: string;
+    /** Give up after this long on the session's clock (rejecting with an `ExpectationError`). Default 60000. */
+    timeoutMs?: number;
+}
+
+type UserState = 'listening' | 'speaking' | 'away';
+interface CommittedTurn {
+    turnId: string;
+    transcript: string;
+    /** Clock time when the user last spoke, when known (VAD or STT). */
+    lastSpeechAtMs: number | undefined;
+    committedAtMs: number;
+    /** When the final transcript arrived, for the transcription-delay metric. */
+    finalTranscriptAtMs: number | undefined;
+    /** False when only an interim transcript was available at commit time. */
+    transcriptFinal: boolean;
+    /** Mean recognizer confidence (0..1) of the turn's finals, when every one of them reported it. */
+    transcriptConfidence: number | undefined;
+}
+/** What `Agent.onUserTurnExceeded` is told about the turn that went on too long. */
+interface UserTurnExceeded {
+    /** What has been heard of the turn so far. */
+    transcript: string;
+    /** Since the turn's first speech. */
+    durationMs: number;
+    /** Whether the user is still speaking (else the turn waits for its end of turn). */
+    userSpeaking: boolean;
+}
+
+interface AgentOptions {
+    instructions: string;
+    tools?: readonly AnyTool[];
+    /** The conversation this agent starts with. A handoff copies the previous agent's when omitted. */
+    chatCtx?: ChatContext;
+    /** Per-agent providers override the session's. */
+    stt?: STT;
+    llm?: LLM;
+    tts?: TTS;
+    vad?: VAD;
+    turnDetector?: TurnDetector;
+    /** Shows up in handoff records and logs. Defaults to the class name plus a counter. */
+    id?: string;
+    /**
+     * Whether the user may interrupt the speeches this agent creates (its replies to user turns, and the
+     * `say()` / `generateReply()` calls made while it is in charge); a call's own `allowInterruptions`
+     * overrides it. Default true.
+     */
+    allowInterruptions?: boolean;
+}
+/**
+ * What the agent is: its instructions, tools and providers, and hooks for entering, leaving and for each
+ * completed user turn. Subclass it and override the hooks.
+ */
+declare class Agent<UserData = unknown> {
+    readonly id: string;
+    instructions: string;
+    tools: readonly AnyTool[];
+    chatCtx: ChatContext;
+    readonly stt: STT | undefined;
+    readonly llm: LLM | undefined;
+    readonly tts: TTS | undefined;
+    readonly vad: VAD | undefined;
+    readonly turnDetector: TurnDetector | undefined;
+    /** The default `allowInterruptions` of the speeches this agent creates. */
+    readonly allowInterruptions: boolean;
+    constructor(options: AgentOptions);
+    /** The session running this agent. Throws when the agent is not active. */
+    get session(): AgentSession<UserData>;
+    /** Called when the agent becomes active: a good place to greet (`this.session.generateReply()`). */
+    onEnter(): Promise<void>;
+    /** Called when another agent takes over or the session closes. */
+    onExit(): Promise<void>;
+    /**
+     * Called when the user's turn is committed, before the reply is generated. Edit `chatCtx` (this turn's
+     * copy) or `message`; throw `StopResponse` to skip the reply.
+     */
+    onUserTurnCompleted(_chatCtx: ChatContext, _message: ChatMessage): Promise<void>;
+    /**
+     * Called once per user turn that lasts `turnHandling.maxUserTurnDuration` (from its first speech)
+     * without being committed. The default keeps listening. To take the turn: `this.session.say(...,
+     * { allowInterruptions: false })` speaks over the user; `this.session.commitUserTurn()` answers what
+     * was said so far (that reply is held while the user talks on, and cut if they go on long enough).
+     */
+    onUserTurnExceeded(_turn: UserTurnExceeded): Promise<void>;
+}
+/** Thrown from `onUserTurnCompleted` to answer nothing to this turn (the decision is logged). */
+declare class StopResponse extends Error {
+    name: string;
+    constructor(message?: string);
+}
+
 interface AgentSessionOptions<UserData = unknown> {
     vad?: VAD;
     stt?: STT;
@@ -1557,6 +1831,7 @@ interface SessionStartOptions {
     };
 }
 interface SayOptions {
+    /** Default: the `allowInterruptions` of the agent in charge (true unless the agent says otherwise). */
     allowInterruptions?: boolean;
     /** Add what was said to the conversation. Default true. */
     addToChatCtx?: boolean;
@@ -1569,6 +1844,7 @@ interface GenerateReplyOptions {
     /** Extra instructions for this reply only. */
     instructions?: string;
     toolChoice?: ToolChoice;
+    /** Default: the `allowInterruptions` of the agent in charge (true unless the agent says otherwise). */
     allowInterruptions?: boolean;
 }
 /**
@@ -1582,6 +1858,10 @@ declare class AgentSession<UserData = unknown> extends TypedEmitter<SessionEvent
     readonly turnHandling: TurnHandlingOptions;
     /** Everything said and done in the conversation, across agents. */
     readonly history: ChatContext;
+    /** The user's audio: turn listening off and on, swap the source. */
+    readonly input: SessionInput;
+    /** The agent's audio: mute it for text-only replies. */
+    readonly output: SessionOutput;
     userData: UserData;
     private runtime;
     private closing;
@@ -1599,6 +1879,14 @@ declare class AgentSession<UserData = unknown> extends TypedEmitter<SessionEvent
     say(text: string | AsyncIterable<string>, options?: SayOptions): SpeechHandle;
     /** Asks the LLM for a reply now (optionally to `userInput`). */
     generateReply(options?: GenerateReplyOptions): SpeechHandle;
+    /**
+     * Runs one user turn given as text through the real session (no audio needed) and resolves, once the
+     * conversation rests, with what it set off: messages, tool calls and outputs, handoffs and AgentTasks
+     * taking over. The way to unit-test an agent: `result.expect.nextEvent().isFunctionCall({ name })`.
+     * The turn is answered like a spoken one (`onUserTurnCompleted` runs, an AgentTask waiting for the
+     * user takes it); a run that starts while an agent is being entered is answered by that agent.
+     */
+    run(options: RunOptions): Promise<RunResult>;
     /**
      * Interrupts the current and queued speeches. Without `force`, uninterruptible ones are left alone.
      * Resolves when the interrupted speeches have stopped.
@@ -1857,4 +2145,45 @@ declare function resolveDeadlines(options: Partial<SessionDeadlines> & {
     playoutWatchdogSlack?: number | undefined;
 }): SessionDeadlines;
 
-export { APIConnectionError, APIError, APIStatusError, APITimeoutError, type AddMessageOptions, Agent, type AgentDefinition, type AgentDefinitionInit, type AgentHandoff, type AgentOptions, AgentSession, type AgentSessionOptions, type AgentState, AgentTask, AllProvidersFailedError, type AnyTool, AudioFrame, type AudioFrameLike, type AudioInput, type AudioOutput, AudioOutputTimeoutError, type AvailabilityChangedEvent, type ChatContent, ChatContext, type ChatItem, type ChatMessage, type ChatRole, type Clock, type CommittedTurn, type CopyOptions, type ErrorSource, type FallbackAdapterEvents, type FallbackAdapterOptions, type FunctionCall, type FunctionCallOutput, type GenerateReplyOptions, type ImageContent, type InterruptReason, InvalidAudioError, type JSONSchema, Job, type JobContext, type JobNotice, type JobOptions, type JobTransport, type LLM, LLMFallbackAdapter, type LLMFallbackAdapterOptions, type LogLevel, type Logger, type LoggerOptions, MissingProviderError, MissingVADError, type NoticeLevel, type ProviderAvailability, ProviderProblemError, RealClock, RunContext, type STT, STTFallbackAdapter, type STTFallbackAdapterOptions, type SayOptions, SessionClosedError, type SessionDeadlines, type SessionEvents, type SessionIO, type SessionMetrics, SessionNotStartedError, type SessionStartOptions, SpeechDeadlockError, SpeechHandle, SpeechInterruptedError, SpeechInterruptedReason, type SpeechOutcome, SpeechPriority, StopResponse, type TTS, TTSFallbackAdapter, type TTSFallbackAdapterOptions, TaskContextError, type TextOutput, type TimedTraceRecord, type TimerHandle, type Tool, ToolError, type ToolOptions, ToolTimeoutError, type TraceRecord, type TraceSink, type TurnDetector, type TurnHandlingOptions, type UserState, type VAD, VirtualClock, type VirtualClockOptions, VoxwireError, agentDefinitionFromModule, createLogger, defaultDeadlines, defaultLogger, defaultTurnHandling, defineAgent, isAgentDefinition, messageText, prewarmAgent, realClock, resolveDeadlines, resolveTurnHandling, setDefaultLogger, silentLogger, tool, toolDefinitions };
+/**
+ * Short acknowledgements per language (the primary subtag of a BCP-47 code). Multi-word entries are
+ * phrases ("got it"); a transcript is a backchannel when it is made of these and nothing else.
+ */
+declare const DEFAULT_BACKCHANNELS: Readonly<Record<string, readonly string[]>>;
+interface LocalInterruptionDetectorOptions {
+    /** Acknowledgements per language; replaces the defaults of the languages it names. */
+    backchannels?: Readonly<Record<string, readonly string[]>>;
+    /** Language used when the transcript's is unknown or has no list. Default `en`. */
+    fallbackLanguage?: string;
+    /** A longer transcript is never a backchannel. Default 3 words. */
+    maxBackchannelWords?: number;
+    /**
+     * Speech with no words at all (a recognizer that is failing, or none) cuts once it lasts this long;
+     * shorter wordless sound (a cough, breathing, a laugh) never does. Default 2000 ms.
+     */
+    wordlessInterruptMs?: number;
+}
+/**
+ * The local default: no model, no network. Wordless sound is a non-speech noise until it lasts
+ * `wordlessInterruptMs`; a transcript made only of acknowledgements in its language ("mm-hmm", "yeah
+ * right", "okay") is a backchannel; anything else, a question mark, or more than
+ * `maxBackchannelWords` words is a barge-in. So "yeah" resumes the agent and "yeah but wait" cuts it,
+ * one interim transcript later than the plain thresholds would.
+ */
+declare class LocalInterruptionDetector implements InterruptionDetector {
+    readonly specificationVersion = "v1";
+    readonly label = "local.backchannel-words";
+    private readonly lists;
+    private readonly fallback;
+    private readonly maxWords;
+    private readonly wordlessMs;
+    constructor(options?: LocalInterruptionDetectorOptions);
+    classify(evidence: InterruptionEvidence): InterruptionVerdict;
+    /**
+     * Whether the tokens are a sequence of acknowledgements of the language ("yeah", "i see"); `prefix`
+     * when they end with the start of a phrase ("i" of "i see"), which more words may complete.
+     */
+    private match;
+}
+
+export { APIConnectionError, APIError, APIStatusError, APITimeoutError, type AddMessageOptions, Agent, type AgentDefinition, type AgentDefinitionInit, type AgentHandoff, type AgentHandoffExpectation, type AgentOptions, AgentSession, type AgentSessionOptions, type AgentState, AgentTask, AllProvidersFailedError, type AnyTool, AudioFrame, type AudioFrameLike, type AudioInput, type AudioOutput, AudioOutputTimeoutError, type AvailabilityChangedEvent, type ChatContent, ChatContext, type ChatItem, type ChatMessage, type ChatRole, type Clock, type CommittedTurn, type CopyOptions, DEFAULT_BACKCHANNELS, type ErrorSource, EventAssert, ExpectationError, type FallbackAdapterEvents, type FallbackAdapterOptions, type FunctionCall, type FunctionCallExpectation, type FunctionCallOutput, type FunctionCallOutputExpectation, type GenerateReplyOptions, type ImageContent, type InterruptReason, type InterruptionDetector, type InterruptionEvidence, type InterruptionVerdict, InvalidAudioError, type JSONSchema, Job, type JobContext, type JobNotice, type JobOptions, type JobTransport, type LLM, LLMFallbackAdapter, type LLMFallbackAdapterOptions, LocalInterruptionDetector, type LocalInterruptionDetectorOptions, type LogLevel, type Logger, type LoggerOptions, type MessageExpectation, MissingProviderError, MissingVADError, type NoticeLevel, type ProviderAvailability, ProviderProblemError, RealClock, RunAssert, RunContext, type RunEvent, type RunOptions, RunResult, type STT, STTFallbackAdapter, type STTFallbackAdapterOptions, type SayOptions, SessionClosedError, type SessionDeadlines, type SessionEvents, type SessionIO, SessionInput, type SessionMetrics, SessionNotStartedError, SessionOutput, type SessionStartOptions, SpeechDeadlockError, SpeechHandle, SpeechInterruptedError, SpeechInterruptedReason, type SpeechOutcome, SpeechPriority, StopResponse, type TTS, TTSFallbackAdapter, type TTSFallbackAdapterOptions, TaskContextError, type TextOutput, type TimedTraceRecord, type TimerHandle, type Tool, ToolError, type ToolOptions, ToolTimeoutError, type TraceRecord, type TraceSink, type TurnDetector, type TurnHandlingOptions, type UserState, type UserTurnExceeded, type VAD, VirtualClock, type VirtualClockOptions, VoxwireError, agentDefinitionFromModule, createLogger, defaultDeadlines, defaultLogger, defaultTurnHandling, defineAgent, describeEvent, isAgentDefinition, messageText, prewarmAgent, realClock, resolveDeadlines, resolveTurnHandling, setDefaultLogger, silentLogger, tool, toolDefinitions };

@@ -83,6 +83,20 @@ export { AgentTask, TaskContextError } from './voice/agent/agent-task.js';
 export { Agent, StopResponse, type AgentOptions } from './voice/agent/agent.js';
 export { MissingVADError } from './voice/input/stt-stream.js';
 export {
+  describeEvent,
+  EventAssert,
+  ExpectationError,
+  RunAssert,
+  RunResult,
+  type AgentHandoffExpectation,
+  type FunctionCallExpectation,
+  type FunctionCallOutputExpectation,
+  type MessageExpectation,
+  type RunEvent,
+} from './voice/run/run-result.js';
+export type { RunOptions } from './voice/session/text-run.js';
+export type { SessionInput, SessionOutput } from './voice/io/session-io.js';
+export {
   AgentSession,
   type AgentSessionOptions,
   type GenerateReplyOptions,
@@ -124,4 +138,14 @@ export {
   type Tool,
   type ToolOptions,
 } from './voice/tools/tool.js';
-export type { CommittedTurn, UserState } from './voice/turn/user-turn-tracker.js';
+export type { CommittedTurn, UserState, UserTurnExceeded } from './voice/turn/user-turn-tracker.js';
+export type {
+  InterruptionDetector,
+  InterruptionEvidence,
+  InterruptionVerdict,
+} from './providers/interruption-detector.js';
+export {
+  DEFAULT_BACKCHANNELS,
+  LocalInterruptionDetector,
+  type LocalInterruptionDetectorOptions,
+} from './voice/turn/local-interruption-detector.js';

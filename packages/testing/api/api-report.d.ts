@@ -1,4 +1,5 @@
-import { AudioFrame, ChatItem, SpeechHandle, Agent, AgentSessionOptions, AgentSession, Clock, LLM, TurnDetector, VAD, SessionDeadlines, TurnHandlingOptions, SessionMetrics, TimedTraceRecord } from '@voxwire/agents';
+import { AudioFrame, Agent, AgentSessionOptions, AgentSession, RunResult, Clock, LLM, TurnDetector, VAD, SessionDeadlines, TurnHandlingOptions, LocalInterruptionDetectorOptions, ChatItem, SessionMetrics, TimedTraceRecord } from '@voxwire/agents';
+export { EventAssert, ExpectationError, RunAssert, RunEvent, RunResult, describeEvent } from '@voxwire/agents';
 import { AudioOutputBase, LLMChatOptions, LLMStreamPart, StreamingSTT, STTStreamOptions, STTStream, StreamingTTS, TTSStream, SynthesizedAudio, BatchTTS, ConversationTurn, VADStream } from '@voxwire/agents/provider-utils';
 
 /**
@@ -26,103 +27,18 @@ declare function decodeSegment(frame: {
 /** Agent audio: a quieter constant tone, distinct from any user code. */
 declare function agentFrame(durationMs: number, sampleRate?: number): AudioFrame;
 
-/** What happened in one turn, in order: what the agent said, the tools it called, handoffs. */
-type RunEvent = {
-    type: 'message';
-    role: string;
-    content: string;
-    interrupted: boolean;
-    item: ChatItem;
-} | {
-    type: 'function_call';
-    name: string;
-    callId: string;
-    arguments: string;
-    item: ChatItem;
-} | {
-    type: 'function_call_output';
-    name: string;
-    callId: string;
-    output: string;
-    isError: boolean;
-    item: ChatItem;
-} | {
-    type: 'agent_handoff';
-    oldAgentId: string | undefined;
-    newAgentId: string;
-    item: ChatItem;
-};
-/** A failed expectation; the message shows the turn's events around the cursor. */
-declare class ExpectationError extends Error {
-    name: string;
-}
-declare function describeEvent(event: RunEvent): string;
-/** Assertions on one event of a turn. Each returns the assertion, so checks chain. */
-declare class EventAssert {
-    readonly event: RunEvent;
-    private readonly where;
-    constructor(event: RunEvent, where: () => string);
-    private fail;
-    isMessage(expected?: {
-        role?: string;
-        content?: string | RegExp;
-        interrupted?: boolean;
-    }): this;
-    /** `args` matches when each given key equals the call's parsed argument (a subset match). */
-    isFunctionCall(expected?: {
-        name?: string;
-        args?: Record<string, unknown>;
-    }): this;
-    isFunctionCallOutput(expected?: {
-        output?: string | RegExp;
-        isError?: boolean;
-        name?: string;
-    }): this;
-    isAgentHandoff(expected?: {
-        newAgentId?: string;
-    }): this;
-}
-/** A cursor over a turn's events, in the spirit of `result.expect.nextEvent().isFunctionCall(...)`. */
-declare class RunAssert {
-    private readonly events;
-    private cursor;
-    constructor(events: readonly RunEvent[]);
-    private where;
-    private at;
-    /** The next event (optionally of a type, skipping others before it). */
-    nextEvent(type?: RunEvent['type']): EventAssert;
-    skipNext(count?: number): this;
-    noMoreEvents(): void;
-    /** The first event of the turn (anywhere) that passes `check`; the cursor does not move. */
-    contains(check: (e: EventAssert) => void): EventAssert;
-    containsFunctionCall(expected?: {
-        name?: string;
-        args?: Record<string, unknown>;
-    }): EventAssert;
-    containsMessage(expected?: {
-        role?: string;
-        content?: string | RegExp;
-    }): EventAssert;
-}
-interface RunResult {
-    /** The turn's conversation items, the user's input excluded. */
-    events: RunEvent[];
-    /** Every speech the turn created (the reply, tool `say`s, task speeches). */
-    speeches: SpeechHandle[];
-    readonly expect: RunAssert;
-}
 interface RunTurnOptions {
     /** Give up after this long on the session's clock. Default 60000 ms. */
     timeoutMs?: number;
 }
 /**
- * Sends `userInput` as a user turn (`generateReply({ userInput })`) and waits until every speech it set
- * off has ended, then returns the turn's events. Works with scripted fakes and with a real LLM alike.
+ * Sends `userInput` as a user turn and waits until the conversation rests: `session.run({ userInput })`,
+ * kept for the tests written before it existed.
  */
 declare function runTurn(session: AgentSession, userInput: string, options?: RunTurnOptions): Promise<RunResult>;
 /**
- * A started session without audio, for testing an agent's conversation logic with `runTurn`: pass a
- * real LLM, or a `FakeLLM` and a `VirtualClock` for deterministic tests.
+ * A started session without audio, for testing an agent's conversation logic with `session.run()`:
+ * pass a real LLM, or a `FakeLLM` and a `VirtualClock` for deterministic tests.
  */
 declare function createTextSession<UserData = unknown>(agent: Agent, options?: AgentSessionOptions<UserData>): Promise<AgentSession<UserData>>;
 
@@ -311,6 +227,7 @@ interface FakeLLMOptions {
         type: 'tool_call';
         callId: string;
         name: string;
+        request: FakeLLMRequest;
     } | {
         type: 'error';
         message: string;
@@ -322,6 +239,8 @@ interface FakeLLMOptions {
         lastItem: string;
         instructions: string;
     }): void;
+    /** Called for every request as it is made. */
+    onRequest?(request: FakeLLMRequest): void;
 }
 /**
  * A chat model that answers from a script: the reply is chosen by what the conversation ends with,
@@ -627,7 +546,10 @@ interface Scenario {
 }
 /** The session's deadlines (`llmFirstChunkTimeoutMs`, `playoutGraceMs`...): the session's defaults otherwise. */
 interface SessionSpec extends Partial<SessionDeadlines> {
-    turnHandling?: Partial<TurnHandlingOptions>;
+    /** `interruptionDetector` is set with the field below (a detector is not plain data). */
+    turnHandling?: Partial<Omit<TurnHandlingOptions, 'interruptionDetector'>>;
+    /** `turnHandling.interruptionDetector`: the local default (`'local'`, or its options). */
+    interruptionDetector?: 'local' | LocalInterruptionDetectorOptions;
     maxToolSteps?: number;
     /** The session's default limit for tools without their own `timeoutMs`. */
     toolTimeoutMs?: number;
@@ -707,6 +629,16 @@ interface AgentSpec {
     onEnterTask?: string;
     /** User turns containing any of these get no reply (`StopResponse` in `onUserTurnCompleted`). */
     skipTurnsContaining?: string[];
+    /** The agent's default for the speeches it creates (`new Agent({ allowInterruptions })`). */
+    allowInterruptions?: boolean;
+    /**
+     * What `onUserTurnExceeded` does when a turn outlasts `turnHandling.maxUserTurnDuration`: say
+     * something, commit the turn (answer what was said so far), or keep listening (the default).
+     */
+    onUserTurnExceeded?: {
+        say: string;
+        allowInterruptions?: boolean;
+    } | 'commit' | 'listen';
 }
 /** An AgentTask awaited by a tool: it takes over the conversation until it completes. */
 interface TaskSpec extends AgentSpec {
@@ -793,6 +725,29 @@ type SessionAction = {
     atMs: number;
     type: 'close';
     reason?: string;
+}
+/** `session.input.setAudioEnabled(enabled)`. */
+ | {
+    atMs: number;
+    type: 'set_input_enabled';
+    enabled: boolean;
+}
+/** `session.output.setAudioEnabled(enabled)`. */
+ | {
+    atMs: number;
+    type: 'set_output_enabled';
+    enabled: boolean;
+}
+/** `session.input.audio = another microphone` that goes on with the same script. */
+ | {
+    atMs: number;
+    type: 'swap_input';
+}
+/** `session.run({ userInput })`: a text turn in the middle of the spoken conversation. */
+ | {
+    atMs: number;
+    type: 'run_text';
+    userInput: string;
 };
 type FaultTarget = 'llm' | 'tts' | 'stt' | 'vad' | 'turn_detector' | 'input' | 'bad_frame' | 'llm_stall' | 'tts_stall' | 'stt_stall' | 'capture_stall';
 /**
@@ -988,6 +943,7 @@ type SimRecord = {
     action: string;
     error?: string;
     speechId?: string;
+    detail?: string;
 } | {
     type: 'tool_step';
     callId: string;
@@ -1014,6 +970,11 @@ type SimRecord = {
     type: 'task_complete';
     taskId: string;
     result: string;
+} | {
+    type: 'turn_exceeded_hook';
+    agent: string;
+    decision: string;
+    transcript: string;
 } | {
     type: 'playout_waited';
     speechId: string;
@@ -1165,6 +1126,45 @@ declare function fuzz(options: FuzzOptions): Promise<FuzzReport>;
 /** Shrinks the scenario of a failing seed to a minimal one that still violates the same invariant(s). */
 declare function shrinkSeed(seed: number, ids?: readonly string[], generator?: GeneratorOptions): Promise<Scenario>;
 
+/** One scripted utterance over the agent's speech, and whether it should cut the agent. */
+interface InterruptionProbe {
+    transcript: string;
+    durationMs: number;
+    kind: 'backchannel' | 'noise' | 'barge_in';
+}
+/** A way of deciding interruptions, as the session options that configure it. */
+interface InterruptionConfig {
+    name: string;
+    session: SessionSpec;
+}
+interface InterruptionReportRow {
+    config: string;
+    backchannels: number;
+    /** Backchannels and noises that cut the agent (false cuts). */
+    falseCuts: number;
+    /** Backchannels that got a reply of their own after the agent's speech. */
+    answeredBackchannels: number;
+    noises: number;
+    bargeIns: number;
+    /** Barge-ins that did not cut the agent. */
+    missedBargeIns: number;
+    /** From the start of a barge-in to the cut, in ms (virtual time). */
+    reactionMedianMs: number | undefined;
+    reactionMaxMs: number | undefined;
+    /** From the end of a backchannel to the agent resuming, in ms. */
+    resumeMedianMs: number | undefined;
+}
+/** Acknowledgements, non-speech sounds and real barge-ins, at the lengths people say them. */
+declare const DEFAULT_PROBES: readonly InterruptionProbe[];
+declare const DEFAULT_INTERRUPTION_CONFIGS: readonly InterruptionConfig[];
+/**
+ * Says each probe over a long reply, under each config, on the simulation harness (virtual time, the
+ * real session), and counts false cuts, missed barge-ins and the time a barge-in takes to cut.
+ */
+declare function interruptionReport(probes?: readonly InterruptionProbe[], configs?: readonly InterruptionConfig[]): Promise<InterruptionReportRow[]>;
+/** The rows as a Markdown table. */
+declare function formatInterruptionReport(rows: readonly InterruptionReportRow[]): string;
+
 type Fields = Record<string, unknown>;
 /**
  * Writes conversation logs by hand, for tests of the checker and for users who want to check logs of
@@ -1242,6 +1242,11 @@ interface SimulateOptions {
     check?: boolean;
     /** Starts the session with this agent instead of the scenario's first one (rehearse your own agent). */
     agent?: () => Agent;
+    /**
+     * Endpoints with this detector (e.g. a real end-of-turn model) instead of the scenario's scripted
+     * one; `turn_detector` outages then do not apply.
+     */
+    turnDetector?: TurnDetector;
 }
 interface SimulationResult {
     scenario: Scenario;
@@ -1296,4 +1301,4 @@ interface ShrinkResult {
  */
 declare function shrinkScenario(scenario: Scenario, fails: (candidate: Scenario) => Promise<boolean>, options?: ShrinkOptions): Promise<ShrinkResult>;
 
-export { type AgentSpec, type CheckOptions, DEFAULT_CONFIG, type EntryOf, EventAssert, type EventEntry, ExpectationError, FIXED_BUGS, FakeAudioInput, type FakeAudioInputOptions, FakeAudioOutput, type FakeAudioOutputOptions, FakeLLM, type FakeLLMError, type FakeLLMOptions, type FakeLLMRequest, FakeSTT, type FakeSTTOptions, FakeTTS, type FakeTTSOptions, type FakeToolCall, FakeTurnDetector, type FakeTurnDetectorOptions, type FakeUtterance, type Fault, type FaultTarget, type FuzzOptions, type FuzzReport, type GeneratorOptions, type Greeting, INVARIANTS, type InputSegment, type InvariantId, KNOWN_BUGS, type KnownBug, type LLMReply, LogBuilder, type LogEntry, type LogEntryType, LogRecorder, MAX_SEGMENT_CODE, type OutputRecord, type OutputSpec, type ReplyMatch, Rng, RunAssert, type RunEvent, type RunResult, type RunTurnOptions, SAMPLE_RATE, type STTSpec, type Scenario, type ScenarioReply, ScriptedVAD, type ScriptedVADOptions, type SeedOutcome, type SessionAction, type SessionSpec, type ShrinkOptions, type ShrinkResult, type SimConfig, type SimEntry, type SimRecord, type SimulateOptions, type SimulationResult, type TTSSpec, type TaskSpec, type TimelineOptions, type ToolSpec, type ToolStep, type TraceEntry, type TurnDetectorSpec, type UserSpeech, type VADSpec, VOICE_THRESHOLD, type Violation, agentFrame, checkInvariants, classify, createTextSession, decodeSegment, describeEntry, describeEvent, errorInfo, formatTimeline, formatViolations, fuzz, generateScenario, lastScriptedMs, peakOf, rehearse, runSeed, runTurn, segmentTag, serializeLog, shrinkScenario, shrinkSeed, silentFrame, simulate, validateScenario, voicedFrame };
+export { type AgentSpec, type CheckOptions, DEFAULT_CONFIG, DEFAULT_INTERRUPTION_CONFIGS, DEFAULT_PROBES, type EntryOf, type EventEntry, FIXED_BUGS, FakeAudioInput, type FakeAudioInputOptions, FakeAudioOutput, type FakeAudioOutputOptions, FakeLLM, type FakeLLMError, type FakeLLMOptions, type FakeLLMRequest, FakeSTT, type FakeSTTOptions, FakeTTS, type FakeTTSOptions, type FakeToolCall, FakeTurnDetector, type FakeTurnDetectorOptions, type FakeUtterance, type Fault, type FaultTarget, type FuzzOptions, type FuzzReport, type GeneratorOptions, type Greeting, INVARIANTS, type InputSegment, type InterruptionConfig, type InterruptionProbe, type InterruptionReportRow, type InvariantId, KNOWN_BUGS, type KnownBug, type LLMReply, LogBuilder, type LogEntry, type LogEntryType, LogRecorder, MAX_SEGMENT_CODE, type OutputRecord, type OutputSpec, type ReplyMatch, Rng, type RunTurnOptions, SAMPLE_RATE, type STTSpec, type Scenario, type ScenarioReply, ScriptedVAD, type ScriptedVADOptions, type SeedOutcome, type SessionAction, type SessionSpec, type ShrinkOptions, type ShrinkResult, type SimConfig, type SimEntry, type SimRecord, type SimulateOptions, type SimulationResult, type TTSSpec, type TaskSpec, type TimelineOptions, type ToolSpec, type ToolStep, type TraceEntry, type TurnDetectorSpec, type UserSpeech, type VADSpec, VOICE_THRESHOLD, type Violation, agentFrame, checkInvariants, classify, createTextSession, decodeSegment, describeEntry, errorInfo, formatInterruptionReport, formatTimeline, formatViolations, fuzz, generateScenario, interruptionReport, lastScriptedMs, peakOf, rehearse, runSeed, runTurn, segmentTag, serializeLog, shrinkScenario, shrinkSeed, silentFrame, simulate, validateScenario, voicedFrame };

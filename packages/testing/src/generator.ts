@@ -158,6 +158,7 @@ export function generateScenario(seed: number, options: GeneratorOptions = {}): 
   }
   extendForInterruptions(seed, scenario);
   extendForTools(seed, scenario);
+  extendForTurnHandling(seed, scenario);
   extendForHungProviders(seed, scenario, options);
   return scenario;
 }
@@ -270,6 +271,70 @@ function extendForHungProviders(seed: number, scenario: Scenario, options: Gener
   const faults = scenario.faults ?? [];
   faults.push({ atMs: rng.ms(0, lastEnd + 2000, 10), target, durationMs: rng.ms(100, 4000, 50) });
   scenario.faults = faults.sort((a, b) => a.atMs - b.atMs);
+}
+
+/**
+ * The turn-handling options of issue #19, drawn from a stream of their own so that every seed keeps the
+ * rest of its scenario: agents whose speeches are uninterruptible by default, audio input and output
+ * turned off and on (input sometimes committed by hand, push-to-talk style), a microphone swapped, text
+ * turns (`session.run()`) among the spoken ones, a user turn limit with each decision of its hook, and
+ * the local interruption detector with acknowledgements among the user's short utterances, and
+ * preemptive generation.
+ */
+function extendForTurnHandling(seed: number, scenario: Scenario): void {
+  const rng = new Rng((seed ^ 0x1919_1919) >>> 0);
+  for (const agent of scenario.agents ?? []) {
+    if (rng.chance(0.15)) agent.allowInterruptions = false;
+  }
+  const turnHandling = scenario.session?.turnHandling;
+  if (turnHandling && rng.chance(0.15)) {
+    turnHandling.maxUserTurnDuration = rng.ms(800, 5000, 20);
+    const main = scenario.agents?.[0];
+    if (main) {
+      main.onUserTurnExceeded = rng.weighted<NonNullable<AgentSpec['onUserTurnExceeded']>>([
+        [3, { say: sentence(rng, 2, 6), allowInterruptions: rng.chance(0.4) }],
+        [3, 'commit'],
+        [2, 'listen'],
+      ]);
+    }
+  }
+  if (turnHandling && rng.chance(0.3)) turnHandling.preemptiveGeneration = true;
+  if (scenario.session && rng.chance(0.25)) {
+    scenario.session.interruptionDetector = 'local';
+    // Acknowledgements said over the agent, at the lengths people say them.
+    for (const segment of scenario.user ?? []) {
+      if (segment.endMs - segment.startMs < 1200 && rng.chance(0.3))
+        segment.transcript = rng.pick(['okay', 'mm-hmm', 'yeah right', 'uh-huh', 'got it', 'yeah wait']);
+    }
+  }
+  const lastEnd = (scenario.user ?? []).reduce((t, u) => Math.max(t, u.endMs), 0);
+  const added: SessionAction[] = [];
+  if (rng.chance(0.15)) {
+    // Input off for a while (a mute button, or push-to-talk released, then maybe committed).
+    const atMs = rng.ms(0, lastEnd + 1000, 10);
+    added.push({ atMs, type: 'set_input_enabled', enabled: false });
+    if (rng.chance(0.4)) added.push({ atMs: atMs + rng.ms(0, 300, 10), type: 'commit_user_turn' });
+    if (rng.chance(0.8))
+      added.push({ atMs: atMs + rng.ms(200, 4000, 10), type: 'set_input_enabled', enabled: true });
+  }
+  if (rng.chance(0.1)) {
+    const atMs = rng.ms(0, lastEnd + 1000, 10);
+    added.push({ atMs, type: 'set_output_enabled', enabled: false });
+    if (rng.chance(0.7))
+      added.push({ atMs: atMs + rng.ms(200, 6000, 10), type: 'set_output_enabled', enabled: true });
+  }
+  if (rng.chance(0.05)) added.push({ atMs: rng.ms(0, lastEnd + 1000, 10), type: 'swap_input' });
+  if (rng.chance(0.08)) {
+    // Text turns answer to the scripted reply of a user segment, so they may call tools and tasks too.
+    const segment = rng.int(0, Math.max(0, (scenario.user?.length ?? 1) - 1));
+    added.push({
+      atMs: rng.ms(0, lastEnd + 1000, 10),
+      type: 'run_text',
+      userInput: `${segmentTag(segment)} typed`,
+    });
+  }
+  if (added.length > 0)
+    scenario.actions = [...(scenario.actions ?? []), ...added].sort((a, b) => a.atMs - b.atMs);
 }
 
 function generateTools(rng: Rng, tasks: TaskSpec[], secondAgent: boolean): ToolSpec[] {

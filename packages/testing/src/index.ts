@@ -8,6 +8,7 @@ export * from './fakes/turn-detector.js';
 export * from './fakes/vad.js';
 export * from './fuzz.js';
 export * from './generator.js';
+export * from './interruption-report.js';
 export * from './invariants/index.js';
 export { LogBuilder } from './invariants/log-builder.js';
 export * from './known-bugs.js';

@@ -73,12 +73,13 @@ export type SimRecord =
   | { type: 'tts_error'; message: string }
   | { type: 'fault'; target: string; durationMs: number }
   | { type: 'action'; action: string; detail?: string; speechId?: string }
-  | { type: 'action_done'; action: string; error?: string; speechId?: string }
+  | { type: 'action_done'; action: string; error?: string; speechId?: string; detail?: string }
   | { type: 'tool_step'; callId: string; speechId: string; step: string; detail?: string }
   | { type: 'tool_say_done'; callId: string; speechId: string; outcome: string }
   | { type: 'task_await_start'; callId: string; speechId: string; taskId: string }
   | { type: 'task_await_end'; callId: string; speechId: string; taskId: string; outcome: string }
   | { type: 'task_complete'; taskId: string; result: string }
+  | { type: 'turn_exceeded_hook'; agent: string; decision: string; transcript: string }
   | { type: 'playout_waited'; speechId: string; outcome: string }
   | {
       type: 'handle_interrupt_call';

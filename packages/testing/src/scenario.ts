@@ -1,4 +1,8 @@
-import type { SessionDeadlines, TurnHandlingOptions } from '@voxwire/agents';
+import type {
+  LocalInterruptionDetectorOptions,
+  SessionDeadlines,
+  TurnHandlingOptions,
+} from '@voxwire/agents';
 import type { LLMReply, ReplyMatch } from './fakes/llm.js';
 
 /**
@@ -39,7 +43,10 @@ export interface Scenario {
 
 /** The session's deadlines (`llmFirstChunkTimeoutMs`, `playoutGraceMs`...): the session's defaults otherwise. */
 export interface SessionSpec extends Partial<SessionDeadlines> {
-  turnHandling?: Partial<TurnHandlingOptions>;
+  /** `interruptionDetector` is set with the field below (a detector is not plain data). */
+  turnHandling?: Partial<Omit<TurnHandlingOptions, 'interruptionDetector'>>;
+  /** `turnHandling.interruptionDetector`: the local default (`'local'`, or its options). */
+  interruptionDetector?: 'local' | LocalInterruptionDetectorOptions;
   maxToolSteps?: number;
   /** The session's default limit for tools without their own `timeoutMs`. */
   toolTimeoutMs?: number;
@@ -115,6 +122,13 @@ export interface AgentSpec {
   onEnterTask?: string;
   /** User turns containing any of these get no reply (`StopResponse` in `onUserTurnCompleted`). */
   skipTurnsContaining?: string[];
+  /** The agent's default for the speeches it creates (`new Agent({ allowInterruptions })`). */
+  allowInterruptions?: boolean;
+  /**
+   * What `onUserTurnExceeded` does when a turn outlasts `turnHandling.maxUserTurnDuration`: say
+   * something, commit the turn (answer what was said so far), or keep listening (the default).
+   */
+  onUserTurnExceeded?: { say: string; allowInterruptions?: boolean } | 'commit' | 'listen';
 }
 
 /** An AgentTask awaited by a tool: it takes over the conversation until it completes. */
@@ -170,7 +184,15 @@ export type SessionAction =
   | { atMs: number; type: 'update_agent'; agent: string }
   | { atMs: number; type: 'commit_user_turn' }
   | { atMs: number; type: 'clear_user_turn' }
-  | { atMs: number; type: 'close'; reason?: string };
+  | { atMs: number; type: 'close'; reason?: string }
+  /** `session.input.setAudioEnabled(enabled)`. */
+  | { atMs: number; type: 'set_input_enabled'; enabled: boolean }
+  /** `session.output.setAudioEnabled(enabled)`. */
+  | { atMs: number; type: 'set_output_enabled'; enabled: boolean }
+  /** `session.input.audio = another microphone` that goes on with the same script. */
+  | { atMs: number; type: 'swap_input' }
+  /** `session.run({ userInput })`: a text turn in the middle of the spoken conversation. */
+  | { atMs: number; type: 'run_text'; userInput: string };
 
 export type FaultTarget =
   | 'llm'

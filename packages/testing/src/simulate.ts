@@ -2,14 +2,16 @@ import {
   type Agent,
   AgentSession,
   type ChatItem,
+  LocalInterruptionDetector,
   resolveDeadlines,
   resolveTurnHandling,
   type SpeechHandle,
+  type TurnDetector,
   VirtualClock,
 } from '@voxwire/agents';
 import { createIdGenerator } from '@voxwire/agents/provider-utils';
 import { FakeAudioInput, FakeAudioOutput } from './fakes/audio-io.js';
-import { FakeLLM, type LLMReply } from './fakes/llm.js';
+import { FakeLLM, type FakeLLMRequest, type LLMReply } from './fakes/llm.js';
 import { FakeSTT } from './fakes/stt.js';
 import { FakeTTS } from './fakes/tts.js';
 import { FakeTurnDetector } from './fakes/turn-detector.js';
@@ -27,6 +29,11 @@ export interface SimulateOptions {
   check?: boolean;
   /** Starts the session with this agent instead of the scenario's first one (rehearse your own agent). */
   agent?: () => Agent;
+  /**
+   * Endpoints with this detector (e.g. a real end-of-turn model) instead of the scenario's scripted
+   * one; `turn_detector` outages then do not apply.
+   */
+  turnDetector?: TurnDetector;
 }
 
 export interface SimulationResult {
@@ -72,7 +79,16 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
       minSilenceMs: scenario.vad?.minSilenceMs ?? 500,
       windowMs: scenario.vad?.windowMs ?? 20,
     },
-    turnHandling: resolveTurnHandling(s.turnHandling),
+    turnHandling: resolveTurnHandling({
+      ...s.turnHandling,
+      ...(s.interruptionDetector
+        ? {
+            interruptionDetector: new LocalInterruptionDetector(
+              s.interruptionDetector === 'local' ? {} : s.interruptionDetector,
+            ),
+          }
+        : {}),
+    }),
     interruptedPlayoutTimeoutMs: s.interruptedPlayoutTimeout ?? 1000,
     playoutWatchdogSlackMs: deadlines.playoutGraceMs,
     closeTimeoutMs: s.closeTimeout ?? 5000,
@@ -91,7 +107,11 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
   // The speech holding the output, from the scheduler's own trace: frames are attributed to it.
   let holder: string | undefined;
   let segmentSpeech: string | undefined;
+  // A request made before the turn commits (preemptive generation) belongs to no speech yet.
+  let nextRequestSpeculative = false;
+  const speculative = new WeakSet<FakeLLMRequest>();
   const onTrace: typeof recorder.onTrace = (record) => {
+    if (record.type === 'preemptive_generation_started') nextRequestSpeculative = true;
     if (record.type === 'speech_authorized') holder = record.speechId;
     else if (record.type === 'speech_released' && holder === record.speechId) holder = undefined;
     recorder.onTrace(record);
@@ -101,14 +121,18 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
   let inputCode: number | undefined;
   let sttSilenced: number | undefined;
   let vadSilenced: number | undefined;
-  const input = new FakeAudioInput({
-    clock,
-    segments: users,
-    frameMs,
-    onFrame: (code) => {
-      inputCode = code;
-    },
-  });
+  const microphone = (): FakeAudioInput =>
+    new FakeAudioInput({
+      clock,
+      segments: users,
+      frameMs,
+      onFrame: (code) => {
+        inputCode = code;
+      },
+    });
+  // A `swap_input` action replaces it; the old one stops.
+  let input = microphone();
+  let framesOfOldInputs = 0;
   const vad = new ScriptedVAD({
     minSpeechDurationMs: config.vad.minSpeechMs,
     minSilenceDurationMs: config.vad.minSilenceMs,
@@ -155,10 +179,19 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
     clock,
     replies,
     ...(scenario.llm?.fallback ? { fallback: scenario.llm.fallback } : {}),
+    onRequest: (request) => {
+      if (nextRequestSpeculative) speculative.add(request);
+      nextRequestSpeculative = false;
+    },
     onEvent: (e) =>
       recorder.sim(
         e.type === 'tool_call'
-          ? { type: 'llm_tool_call', callId: e.callId, name: e.name, speechId: holder }
+          ? {
+              type: 'llm_tool_call',
+              callId: e.callId,
+              name: e.name,
+              speechId: speculative.has(e.request) ? undefined : holder,
+            }
           : e.type === 'stall'
             ? { type: 'provider_stall', target: 'llm' }
             : e.type === 'request'
@@ -187,7 +220,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
             : { type: 'tts_error', message: e.message },
       ),
   });
-  const turnDetector = scenario.turnDetector
+  const fakeTurnDetector = scenario.turnDetector
     ? new FakeTurnDetector({
         clock,
         latencyMs: j(scenario.turnDetector.latencyMs, 50),
@@ -200,6 +233,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
           : {}),
       })
     : undefined;
+  const turnDetector = options.turnDetector ?? fakeTurnDetector;
   const output = new FakeAudioOutput({
     clock,
     bufferMs: config.output.bufferMs,
@@ -291,7 +325,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
           vad.fail();
           break;
         case 'turn_detector':
-          turnDetector?.outage(durationMs);
+          fakeTurnDetector?.outage(durationMs);
           break;
         case 'input':
           input.stop();
@@ -332,7 +366,9 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
       switch (action.type) {
         case 'say': {
           const h = session.say(action.text, {
-            allowInterruptions: action.allowInterruptions ?? true,
+            ...(action.allowInterruptions !== undefined
+              ? { allowInterruptions: action.allowInterruptions }
+              : {}),
             addToChatCtx: action.addToChatCtx ?? true,
           });
           done(h.id)();
@@ -342,7 +378,9 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
           const h = session.generateReply({
             ...(action.userInput !== undefined ? { userInput: action.userInput } : {}),
             ...(action.instructions !== undefined ? { instructions: action.instructions } : {}),
-            allowInterruptions: action.allowInterruptions ?? true,
+            ...(action.allowInterruptions !== undefined
+              ? { allowInterruptions: action.allowInterruptions }
+              : {}),
           });
           done(h.id)();
           break;
@@ -398,6 +436,34 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
         case 'close':
           requestClose(action.reason ?? 'closed by the scenario').then(done());
           break;
+        case 'set_input_enabled':
+          session.input.setAudioEnabled(action.enabled);
+          done()();
+          break;
+        case 'set_output_enabled':
+          session.output.setAudioEnabled(action.enabled);
+          done()();
+          break;
+        case 'run_text':
+          session.run({ userInput: action.userInput }).then(
+            (result) =>
+              recorder.sim({
+                type: 'action_done',
+                action: action.type,
+                detail: `${result.events.length} events`,
+              }),
+            failed,
+          );
+          break;
+        case 'swap_input': {
+          const old = input;
+          input = microphone();
+          session.input.audio = input;
+          old.stop();
+          framesOfOldInputs += old.framesDelivered;
+          done()();
+          break;
+        }
       }
     } catch (error) {
       failed(error);
@@ -455,7 +521,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
   recorder.sim({
     type: 'sim_end',
     simulatedMs: clock.now(),
-    inputFrames: input.framesDelivered,
+    inputFrames: framesOfOldInputs + input.framesDelivered,
     vadFrames: vad.framesPushed,
     sttFrames: stt.framesPushed,
     vadDroppedEvents: vad.droppedEvents,

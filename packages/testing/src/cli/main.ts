@@ -4,13 +4,15 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Agent } from '@voxwire/agents';
 import { fuzz, shrinkSeed } from '../fuzz.js';
+import { formatInterruptionReport, interruptionReport } from '../interruption-report.js';
 import { KNOWN_BUGS } from '../known-bugs.js';
 import { rehearse } from '../rehearse.js';
 import type { Scenario } from '../scenario.js';
 
 const USAGE = `usage:
   voxwire-testing fuzz --seeds N [--from S] [--no-shrink] [--max-shrink K] [--strict] [--out DIR]
-  voxwire-testing rehearse <scenario.json> [--seed S] [--agent file] [--verbose]`;
+  voxwire-testing rehearse <scenario.json> [--seed S] [--agent file] [--verbose]
+  voxwire-testing interruptions`;
 
 function option(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
@@ -108,6 +110,11 @@ export async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
   if (command === 'fuzz') return runFuzz(args);
   if (command === 'rehearse') return runRehearse(args);
+  if (command === 'interruptions') {
+    // Backchannels and barge-ins over a long reply, per way of deciding interruptions.
+    console.log(formatInterruptionReport(await interruptionReport()));
+    return 0;
+  }
   console.error(USAGE);
   return 2;
 }

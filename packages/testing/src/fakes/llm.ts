@@ -69,11 +69,13 @@ export interface FakeLLMOptions {
   /** Called when a tool call is handed to the session, and when a request fails. */
   onEvent?(
     event:
-      | { type: 'tool_call'; callId: string; name: string }
+      | { type: 'tool_call'; callId: string; name: string; request: FakeLLMRequest }
       | { type: 'error'; message: string }
       | { type: 'stall' }
       | { type: 'request'; reply: number; lastItem: string; instructions: string },
   ): void;
+  /** Called for every request as it is made. */
+  onRequest?(request: FakeLLMRequest): void;
 }
 
 const DEFAULT_REPLY: LLMReply = { text: 'Okay.' };
@@ -127,6 +129,7 @@ export class FakeLLM implements LLM {
       toolCallIds: [],
     };
     this.requests.push(request);
+    this.options.onRequest?.(request);
     this.options.onEvent?.({
       type: 'request',
       reply: index,
@@ -188,7 +191,7 @@ export class FakeLLM implements LLM {
       for (const call of reply.toolCalls ?? []) {
         const callId = call.id ?? `call_${++this.callSeq}`;
         request.toolCallIds.push(callId);
-        this.options.onEvent?.({ type: 'tool_call', callId, name: call.name });
+        this.options.onEvent?.({ type: 'tool_call', callId, name: call.name, request });
         yield { type: 'tool_call', callId, name: call.name, arguments: JSON.stringify(call.args ?? {}) };
       }
       if (reply.hang) {

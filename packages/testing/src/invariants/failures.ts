@@ -1,3 +1,4 @@
+import { defaultDeadlines } from '@voxwire/agents';
 import type { LogModel } from './model.js';
 
 type Report = (message: string, atMs: number, entries: number[]) => void;
@@ -15,18 +16,33 @@ export function checkS11(m: LogModel, report: Report): void {
         [index],
       );
   }
-  // What can fail a speech: a provider's error, a hung provider (its deadline then fails the step), and
-  // any fault active while the speech ran (a stall fault hangs every request made during its window).
-  const instants = [
-    ...m.entries('llm_error'),
-    ...m.entries('tts_error'),
-    ...m.entries('provider_stall'),
-    ...m.entries('output_capture_stalled'),
-  ].map(({ entry }) => ({ from: entry.atMs, to: entry.atMs }));
+  // What can fail a speech: a provider's error, a hung provider, and any fault active while the speech
+  // ran (a stall fault hangs every request made during its window). A hang fails the step only when its
+  // deadline passes, and it may have begun before the speech (a preemptive request the reply took over):
+  // it explains failures up to the longest deadline after it.
+  const d = m.config.deadlines ?? defaultDeadlines;
+  const longest =
+    Math.max(
+      d.llmFirstChunkTimeoutMs,
+      d.llmChunkTimeoutMs,
+      d.ttsFirstAudioTimeoutMs,
+      d.ttsAudioTimeoutMs,
+      d.sttResponseTimeoutMs,
+    ) +
+    d.playoutGraceMs +
+    1000;
+  const instants = [...m.entries('llm_error'), ...m.entries('tts_error')].map(({ entry }) => ({
+    from: entry.atMs,
+    to: entry.atMs,
+  }));
+  const hangs = [...m.entries('provider_stall'), ...m.entries('output_capture_stalled')].map(({ entry }) => ({
+    from: entry.atMs,
+    to: entry.atMs + longest,
+  }));
   const windows = m
     .entries('fault')
     .map(({ entry }) => ({ from: entry.atMs, to: entry.atMs + entry.durationMs }));
-  const causes = [...instants, ...windows];
+  const causes = [...instants, ...hangs, ...windows];
   const errors = m.entries('error');
   for (const s of m.speeches.values()) {
     const done = s.done[0];

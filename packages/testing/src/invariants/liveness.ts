@@ -28,9 +28,10 @@ export function checkL1(m: LogModel, report: Report): void {
     }
   });
   // When the VAD can no longer hear (failed, input gone), nobody is speaking any more.
-  for (const type of ['vad_restarted', 'audio_input_ended'] as const) {
+  for (const type of ['vad_restarted', 'audio_input_ended', 'audio_input_enabled'] as const) {
     for (const { index, entry } of m.entries(type)) {
       if (entry.atMs >= m.closeAt) continue;
+      if (entry.type === 'audio_input_enabled' && entry.enabled) continue;
       if (m.userState.at(entry.atMs) === 'speaking') {
         report(`userState stays "speaking" after ${type} at ${entry.atMs} ms`, entry.atMs, [index]);
       }
@@ -174,6 +175,8 @@ export function checkL4(m: LogModel, report: Report): void {
     'vad_start_of_speech',
     'endpointing_started',
     'close_requested',
+    // Turning audio input off ends endpointing: what was heard waits for the app or more speech.
+    'audio_input_enabled',
   ]);
   const clears = new Set(
     m
@@ -333,9 +336,12 @@ export function checkL9(m: LogModel, report: Report): void {
   if (th.turnDetection !== 'vad') return;
   const slack = eps(m);
   const manual = m.entries('action').filter(({ entry }) => entry.action === 'commit_user_turn');
-  const lost = [...m.entries('vad_restarted'), ...m.entries('audio_input_ended')].map(
-    ({ entry }) => entry.atMs,
-  );
+  const lost = [
+    ...m.entries('vad_restarted'),
+    ...m.entries('audio_input_ended'),
+    ...m.entries('audio_input_enabled'),
+    ...m.entries('audio_input_source_changed'),
+  ].map(({ entry }) => entry.atMs);
   const seen = new Set<string>();
   for (const { index, entry } of m.entries('user_turn_committed')) {
     if (seen.has(entry.turnId)) continue;

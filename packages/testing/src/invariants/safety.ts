@@ -122,6 +122,23 @@ function pausedMsAfter(m: LogModel, speechId: string | undefined, from: number, 
   return extra;
 }
 
+/**
+ * Whether the step of `speechId` that recorded the item at `index` began with the audio output muted
+ * (`session.output.setAudioEnabled(false)`): such a step is text only, and its text is what was shown.
+ */
+function textOnlyStep(m: LogModel, speechId: string, index: number): boolean {
+  const authorized = m
+    .entries('speech_authorized')
+    .filter(({ index: i, entry }) => i < index && entry.speechId === speechId)
+    .pop();
+  if (!authorized) return false;
+  const toggle = m
+    .entries('audio_output_enabled')
+    .filter(({ index: i }) => i < authorized.index)
+    .pop();
+  return toggle !== undefined && !toggle.entry.enabled;
+}
+
 /** S2: after an interrupt, nothing more of the speech is heard or recorded, and its message is marked. */
 export function checkS2(m: LogModel, report: Report): void {
   const msPerChar = m.config.tts.msPerChar;
@@ -168,7 +185,7 @@ export function checkS2(m: LogModel, report: Report): void {
           m.at(index).atMs,
           [interrupt, index],
         );
-      } else if (text.length > (heardMs / msPerChar) * 1.25 + 20) {
+      } else if (text.length > (heardMs / msPerChar) * 1.25 + 20 && !textOnlyStep(m, s.id, index)) {
         report(
           `${s.id}: its interrupted message holds ${text.length} characters but only about ${Math.round(heardMs / msPerChar)} were heard: "${text}"`,
           m.at(index).atMs,
@@ -444,7 +461,8 @@ export function checkS9(m: LogModel, report: Report): void {
   const slack = eps(m);
   const seenTurns = new Set<string>();
   const firstCommits = m.entries('user_turn_committed').filter(({ entry }) => {
-    if (seenTurns.has(entry.turnId)) return false;
+    // A typed turn (`session.run()`) resets nothing: the speech heard meanwhile still counts.
+    if (entry.text || seenTurns.has(entry.turnId)) return false;
     seenTurns.add(entry.turnId);
     return true;
   });

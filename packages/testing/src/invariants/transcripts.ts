@@ -24,7 +24,8 @@ function containsRun(haystack: string[], needle: string[]): boolean {
  * the final's words. Only `clearUserTurn()` or the session closing may discard them.
  */
 export function checkS13(m: LogModel, report: Report): void {
-  const commits = m.entries('user_turn_committed');
+  // A typed turn (`session.run()`) carries no spoken words: finals belong to the next spoken commit.
+  const commits = m.entries('user_turn_committed').filter(({ entry }) => !entry.text);
   const latest = new Map<string, { index: number; transcript: string }>();
   for (const { index, entry } of commits) latest.set(entry.turnId, { index, transcript: entry.transcript });
   const clears = m

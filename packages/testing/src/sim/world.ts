@@ -11,6 +11,7 @@ import {
   StopResponse,
   ToolError,
   tool,
+  type UserTurnExceeded,
 } from '@voxwire/agents';
 import type { LogRecorder } from '../log.js';
 import type { AgentSpec, Greeting, Scenario, TaskSpec, ToolSpec } from '../scenario.js';
@@ -95,7 +96,10 @@ export class ScenarioWorld {
   greet(agent: Agent, greeting: Greeting | undefined): void {
     if (!greeting) return;
     if ('say' in greeting) {
-      agent.session.say(greeting.say, { allowInterruptions: greeting.allowInterruptions ?? true });
+      agent.session.say(
+        greeting.say,
+        greeting.allowInterruptions !== undefined ? { allowInterruptions: greeting.allowInterruptions } : {},
+      );
     } else {
       agent.session.generateReply({
         ...(greeting.generateReply.instructions !== undefined
@@ -106,6 +110,28 @@ export class ScenarioWorld {
           : {}),
       });
     }
+  }
+
+  /** Does what the agent's spec says when a user turn goes on too long. */
+  turnExceeded(agent: Agent, spec: AgentSpec, turn: UserTurnExceeded): void {
+    const decision = spec.onUserTurnExceeded ?? 'listen';
+    this.log.sim({
+      type: 'turn_exceeded_hook',
+      agent: spec.name,
+      decision: typeof decision === 'string' ? decision : 'say',
+      transcript: turn.transcript,
+    });
+    if (decision === 'listen') return;
+    if (decision === 'commit') {
+      // Logged as the application's commit: the checker allows it at any time.
+      this.log.sim({ type: 'action', action: 'commit_user_turn', detail: 'onUserTurnExceeded' });
+      agent.session.commitUserTurn();
+      return;
+    }
+    agent.session.say(
+      decision.say,
+      decision.allowInterruptions !== undefined ? { allowInterruptions: decision.allowInterruptions } : {},
+    );
   }
 
   private buildTool(spec: ToolSpec): AnyTool {
@@ -141,7 +167,10 @@ export class ScenarioWorld {
         record('sleep', `${step.sleep} ms`);
         await this.clock.sleep(step.sleep, signal);
       } else if ('say' in step) {
-        const handle = ctx.session.say(step.say, { allowInterruptions: step.allowInterruptions ?? true });
+        const handle = ctx.session.say(
+          step.say,
+          step.allowInterruptions !== undefined ? { allowInterruptions: step.allowInterruptions } : {},
+        );
         record('say', `${handle.id} "${step.say}"`);
         if (step.wait !== false) {
           record('say_wait', handle.id);
@@ -204,12 +233,21 @@ class ScenarioAgent extends Agent {
     private readonly spec: AgentSpec,
     private readonly world: ScenarioWorld,
   ) {
-    super({ id: spec.name, instructions: world.instructionsFor(spec), tools: world.toolsFor(spec) });
+    super({
+      id: spec.name,
+      instructions: world.instructionsFor(spec),
+      tools: world.toolsFor(spec),
+      ...(spec.allowInterruptions !== undefined ? { allowInterruptions: spec.allowInterruptions } : {}),
+    });
   }
 
   override async onEnter(): Promise<void> {
     this.world.greet(this, this.spec.onEnter);
     if (this.spec.onEnterTask !== undefined) this.world.startTask(this.spec.onEnterTask);
+  }
+
+  override async onUserTurnExceeded(turn: UserTurnExceeded): Promise<void> {
+    this.world.turnExceeded(this, this.spec, turn);
   }
 
   override async onUserTurnCompleted(_chatCtx: ChatContext, message: ChatMessage): Promise<void> {
@@ -230,6 +268,7 @@ export class ScenarioTask extends AgentTask<string> {
       id,
       instructions: world.instructionsFor(spec),
       tools: world.toolsFor({ ...spec, tools: spec.tools ?? [] }),
+      ...(spec.allowInterruptions !== undefined ? { allowInterruptions: spec.allowInterruptions } : {}),
     });
   }
 

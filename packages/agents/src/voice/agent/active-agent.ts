@@ -7,6 +7,12 @@ import type { VAD } from '../../providers/vad.js';
 import type { Agent } from './agent.js';
 import type { AgentSession } from '../session/agent-session.js';
 
+export interface AgentChange {
+  previous: Agent;
+  next: Agent;
+  via: 'start' | 'handoff' | 'task_started' | 'task_ended';
+}
+
 /**
  * The agent in charge of the conversation, and the providers the session listens and speaks with: the
  * agent's own, else the session's. Who is in charge changes with handoffs and AgentTasks
@@ -27,9 +33,20 @@ export class ActiveAgent {
     return this.agent;
   }
 
-  /** Puts `agent` in charge. */
-  switchTo(agent: Agent): void {
+  private readonly switchListeners = new Set<(change: AgentChange) => void>();
+
+  /** Puts `agent` in charge; `via` says why (listeners such as `session.run()` record it). */
+  switchTo(agent: Agent, via: AgentChange['via'] = 'start'): void {
+    const previous = this.agent;
     this.agent = agent;
+    if (previous === agent) return;
+    for (const listener of [...this.switchListeners]) listener({ previous, next: agent, via });
+  }
+
+  /** Hears every change of the agent in charge; returns the unsubscribe function. */
+  onSwitch(listener: (change: AgentChange) => void): () => void {
+    this.switchListeners.add(listener);
+    return () => this.switchListeners.delete(listener);
   }
 
   get vad(): VAD | undefined {

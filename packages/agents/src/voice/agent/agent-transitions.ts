@@ -6,6 +6,7 @@ import type { AgentSession } from '../session/agent-session.js';
 import type { ConversationLog } from '../session/conversation-log.js';
 import type { SessionReporter } from '../session/session-reporter.js';
 import type { ConversationThreads } from '../speech/conversation-threads.js';
+import type { SpeechHandle } from '../speech/speech-handle.js';
 import type { RunContext } from '../tools/run-context.js';
 import type { ActiveAgent } from './active-agent.js';
 import type { Agent } from './agent.js';
@@ -36,16 +37,55 @@ export class AgentTransitions {
   /** Tasks take turns: one talks to the user at a time. */
   private readonly queue = new TaskQueue();
   private readonly handBackWaiters = new Map<Agent, Array<() => void>>();
+  /** Handoffs and task entries and exits under way (the old agent exiting, the new one entering). */
+  private inProgress = 0;
+  private idleWaiters: Array<() => void> = [];
+  /** AgentTasks in charge, with the speech whose tool awaits each. */
+  private readonly awaited = new Map<AgentTask<unknown>, SpeechHandle | undefined>();
 
   constructor(private readonly deps: AgentTransitionsDeps) {}
 
+  /** Resolves once no agent is exiting or entering, so the incoming agent is the one in charge. */
+  settled(): Promise<void> {
+    if (this.inProgress === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  get settling(): boolean {
+    return this.inProgress > 0;
+  }
+
+  /** Whether `speech` is held by a tool awaiting an AgentTask that has not completed yet. */
+  awaitsTask(speech: SpeechHandle): boolean {
+    for (const [task, parent] of this.awaited) if (parent === speech && !task.completed) return true;
+    return false;
+  }
+
+  private async transition<T>(work: () => Promise<T>): Promise<T> {
+    this.inProgress++;
+    try {
+      return await work();
+    } finally {
+      this.inProgress--;
+      if (this.inProgress === 0) {
+        const waiters = this.idleWaiters;
+        this.idleWaiters = [];
+        for (const wake of waiters) wake();
+      }
+    }
+  }
+
   /** Puts `agent` in charge and runs its `onEnter`. */
-  async activate(agent: Agent, previous: Agent | undefined): Promise<void> {
+  async activate(
+    agent: Agent,
+    previous: Agent | undefined,
+    via: 'start' | 'handoff' | 'task_started' = 'start',
+  ): Promise<void> {
     if (previous && agent.inheritsChatCtx && agent.chatCtx.items.length === 0) {
       for (const item of previous.chatCtx.copy({ excludeInstructions: true }).items)
         agent.chatCtx.insert(item);
     }
-    this.deps.agents.switchTo(agent);
+    this.deps.agents.switchTo(agent, via);
     agent.attachedSession = this.deps.session;
     const vadChanged = previous && (agent.vad ?? undefined) !== (previous.vad ?? undefined);
     const sttChanged = previous && (agent.stt ?? undefined) !== (previous.stt ?? undefined);
@@ -54,10 +94,15 @@ export class AgentTransitions {
   }
 
   async handoff(next: Agent): Promise<void> {
-    const { session, closed } = this.deps;
+    const { closed } = this.deps;
     const previous = this.deps.agents.current;
     // A closing session hands off to nobody: the new agent would enter a session that is gone.
     if (next === previous || closed.aborted) return;
+    await this.transition(() => this.handOver(previous, next));
+  }
+
+  private async handOver(previous: Agent, next: Agent): Promise<void> {
+    const { session } = this.deps;
     await this.runHook(previous, 'onExit', () => previous.onExit());
     previous.attachedSession = undefined;
     this.deps.log.add({
@@ -67,7 +112,7 @@ export class AgentTransitions {
       newAgentId: next.id,
       createdAtMs: session.clock.now(),
     });
-    await this.activate(next, previous);
+    await this.activate(next, previous, 'handoff');
   }
 
   /**
@@ -116,6 +161,7 @@ export class AgentTransitions {
     }
     reporter.trace({ type: 'task_started', taskId: task.id, parentSpeechId: parentSpeech?.id });
     const parent = agents.current;
+    this.awaited.set(task as AgentTask<unknown>, parentSpeech);
     activity.taskStarted();
     threads.taskStarted(parentSpeech);
     let outcome: 'completed' | 'failed' | 'cancelled' = 'failed';
@@ -127,7 +173,7 @@ export class AgentTransitions {
     try {
       if (parentSpeech?.interrupted) throw notStarted();
       if (callSignal?.reason instanceof ToolTimeoutError) throw callSignal.reason;
-      await this.activate(task, parent);
+      await this.transition(() => this.activate(task, parent, 'task_started'));
       const result = await raceAbort(task.result, closed);
       outcome = 'completed';
       return result;
@@ -139,15 +185,18 @@ export class AgentTransitions {
       throw error;
     } finally {
       callSignal?.removeEventListener('abort', onCallStopped);
+      this.awaited.delete(task as AgentTask<unknown>);
       threads.taskEnded(parentSpeech);
       activity.taskEnded();
       reporter.trace({ type: 'task_finished', taskId: task.id, outcome });
       if (agents.current === task && !closed.aborted) {
-        await this.runHook(task, 'onExit', () => task.onExit());
-        task.attachedSession = undefined;
-        agents.switchTo(parent);
-        // The task may have listened with its own providers; the parent listens with its own again.
-        if (task.vad !== parent.vad || task.stt !== parent.stt) this.deps.input.reopenStreams();
+        await this.transition(async () => {
+          await this.runHook(task, 'onExit', () => task.onExit());
+          task.attachedSession = undefined;
+          agents.switchTo(parent, 'task_ended');
+          // The task may have listened with its own providers; the parent listens with its own again.
+          if (task.vad !== parent.vad || task.stt !== parent.stt) this.deps.input.reopenStreams();
+        });
       }
       this.queue.ended(task);
       this.settleHandBack(task);

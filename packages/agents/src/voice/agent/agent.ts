@@ -7,6 +7,7 @@ import type { TurnDetector } from '../../providers/turn-detector.js';
 import type { VAD } from '../../providers/vad.js';
 import { processId } from '../../utils/ids.js';
 import type { AgentSession } from '../session/agent-session.js';
+import type { UserTurnExceeded } from '../turn/user-turn-tracker.js';
 
 export interface AgentOptions {
   instructions: string;
@@ -21,6 +22,12 @@ export interface AgentOptions {
   turnDetector?: TurnDetector;
   /** Shows up in handoff records and logs. Defaults to the class name plus a counter. */
   id?: string;
+  /**
+   * Whether the user may interrupt the speeches this agent creates (its replies to user turns, and the
+   * `say()` / `generateReply()` calls made while it is in charge); a call's own `allowInterruptions`
+   * overrides it. Default true.
+   */
+  allowInterruptions?: boolean;
 }
 
 /**
@@ -37,6 +44,8 @@ export class Agent<UserData = unknown> {
   readonly tts: TTS | undefined;
   readonly vad: VAD | undefined;
   readonly turnDetector: TurnDetector | undefined;
+  /** The default `allowInterruptions` of the speeches this agent creates. */
+  readonly allowInterruptions: boolean;
   /** @internal */
   attachedSession: AgentSession<UserData> | undefined;
   /** @internal True when no chatCtx was given, so a handoff may carry the conversation over. */
@@ -53,6 +62,7 @@ export class Agent<UserData = unknown> {
     this.tts = options.tts;
     this.vad = options.vad;
     this.turnDetector = options.turnDetector;
+    this.allowInterruptions = options.allowInterruptions ?? true;
   }
 
   /** The session running this agent. Throws when the agent is not active. */
@@ -72,6 +82,14 @@ export class Agent<UserData = unknown> {
    * copy) or `message`; throw `StopResponse` to skip the reply.
    */
   async onUserTurnCompleted(_chatCtx: ChatContext, _message: ChatMessage): Promise<void> {}
+
+  /**
+   * Called once per user turn that lasts `turnHandling.maxUserTurnDuration` (from its first speech)
+   * without being committed. The default keeps listening. To take the turn: `this.session.say(...,
+   * { allowInterruptions: false })` speaks over the user; `this.session.commitUserTurn()` answers what
+   * was said so far (that reply is held while the user talks on, and cut if they go on long enough).
+   */
+  async onUserTurnExceeded(_turn: UserTurnExceeded): Promise<void> {}
 }
 
 /** Thrown from `onUserTurnCompleted` to answer nothing to this turn (the decision is logged). */

@@ -110,6 +110,8 @@ function rig(options: { vad?: boolean; stt?: boolean; language?: string; discard
       sttEvent: (event) => log.push(`stt ${event.type}`),
       vadLost: () => log.push('vad lost'),
       inputEnded: () => log.push('input ended'),
+      inputDisabled: () => log.push('input disabled'),
+      inputResumed: () => log.push('input resumed'),
     },
     reporter: {
       error: (source, error, recoverable) => {

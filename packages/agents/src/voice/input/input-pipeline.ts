@@ -7,6 +7,7 @@ import type { VADEvent, VADStream } from '../../providers/vad.js';
 import type { Clock } from '../../time/clock.js';
 import { SttStreamOpener } from './stt-stream.js';
 import { untilAborted } from '../../utils/abortable.js';
+import { type LinkedController, linkedController } from '../../provider-utils/abort.js';
 import type { ActiveAgent } from '../agent/active-agent.js';
 import type { AudioInput } from '../../providers/audio-io.js';
 import type { ActivityState } from '../session/activity-state.js';
@@ -22,7 +23,10 @@ export interface InputPipelineDeps {
   /** While an uninterruptible speech plays, the STT may hear silence instead of the user. */
   playback: Pick<ActivityState, 'playingSpeechIsUninterruptible'>;
   /** Receives what the streams hear, and learns when nobody can be heard any more. */
-  listener: Pick<UserInputRouter, 'vadEvent' | 'sttEvent' | 'vadLost' | 'inputEnded'>;
+  listener: Pick<
+    UserInputRouter,
+    'vadEvent' | 'sttEvent' | 'vadLost' | 'inputEnded' | 'inputDisabled' | 'inputResumed'
+  >;
   /** Stream failures are reported and their restarts traced. */
   reporter: Pick<SessionReporter, 'trace' | 'error' | 'problem'>;
   /** Turns the STT into a live stream at a rate it accepts; the session's own by default. */
@@ -52,6 +56,13 @@ export class InputPipeline {
   private readonly sttSlot: StreamSlot<STTStream> = { stream: undefined, generation: 0 };
   private readonly controller = new AbortController();
   private inputTask: Promise<void> | undefined;
+  /** Stops reading the current source when another replaces it. */
+  private sourceController: LinkedController | undefined;
+  private source: AudioInput | undefined;
+  private enabled = true;
+  /** Whether a source is attached and has not ended: the session can hear the user. */
+  private live = false;
+  private framesDiscarded = 0;
   private readonly loops = new Set<Promise<void>>();
   private framesIn = 0;
   private framesDropped = 0;
@@ -81,10 +92,80 @@ export class InputPipeline {
     return this.framesDropped;
   }
 
+  /** Frames read while audio input was disabled, and dropped. */
+  get discardedFrameCount(): number {
+    return this.framesDiscarded;
+  }
+
+  /** The source being listened to. */
+  get audioSource(): AudioInput | undefined {
+    return this.source;
+  }
+
+  get audioEnabled(): boolean {
+    return this.enabled;
+  }
+
   start(input: AudioInput | undefined): void {
     this.openVad();
     this.openStt();
-    if (input) this.inputTask = this.pump(input);
+    if (input) this.attach(input);
+  }
+
+  /**
+   * Listens to another source (or to none) without restarting the session. The VAD starts afresh on the
+   * new source (its state belonged to the old one; nobody is speaking on the new one yet); the STT goes on.
+   */
+  setSource(input: AudioInput | undefined): void {
+    if (input === this.source || this.controller.signal.aborted) return;
+    this.sourceController?.abort();
+    this.sourceController = undefined;
+    const wasLive = this.live;
+    this.format = undefined;
+    this.source = undefined;
+    this.live = false;
+    this.deps.reporter.trace({ type: 'audio_input_source_changed', attached: input !== undefined });
+    if (this.deps.providers.vad) {
+      this.closeSlot(this.vadSlot);
+      this.openVad();
+    }
+    this.deps.listener.vadLost();
+    if (input) {
+      this.attach(input);
+      if (!wasLive && this.enabled) this.deps.listener.inputResumed();
+    } else if (wasLive) {
+      this.deps.listener.inputEnded();
+    }
+  }
+
+  /**
+   * Turns listening off or on. While off, frames are still read from the source (a transport must not
+   * back up) but dropped: the VAD stream is closed, so nobody can be heard speaking, and the STT is asked
+   * to finalize what it heard. On again, a fresh VAD stream listens.
+   */
+  setEnabled(enabled: boolean): void {
+    if (enabled === this.enabled || this.controller.signal.aborted) return;
+    this.enabled = enabled;
+    this.deps.reporter.trace({ type: 'audio_input_enabled', enabled });
+    if (!enabled) {
+      this.closeSlot(this.vadSlot);
+      this.sttSlot.stream?.flush();
+      this.deps.listener.inputDisabled();
+      return;
+    }
+    this.openVad();
+    if (this.live) this.deps.listener.inputResumed();
+  }
+
+  private attach(input: AudioInput): void {
+    // Stopped by close() (the session's signal) or by the next setSource().
+    const controller = linkedController(this.controller.signal);
+    this.sourceController = controller;
+    this.source = input;
+    this.live = true;
+    const task = this.pump(input, controller.signal).finally(() => controller.dispose());
+    this.track(task);
+    this.inputTask = task;
   }
 
   /** Reopens both streams (the active agent changed providers). */
@@ -105,15 +186,19 @@ export class InputPipeline {
     this.controller.abort();
     this.closeSlot(this.vadSlot);
     this.closeSlot(this.sttSlot);
+    this.sourceController?.abort();
     await Promise.allSettled([this.inputTask, ...this.loops]);
   }
 
-  private async pump(input: AudioInput): Promise<void> {
-    const signal = this.controller.signal;
+  private async pump(input: AudioInput, stop: AbortSignal): Promise<void> {
     try {
-      for await (const raw of untilAborted(input, signal)) {
+      for await (const raw of untilAborted(input, stop)) {
         const frame = this.accept(raw);
         if (!frame) continue;
+        if (!this.enabled) {
+          this.framesDiscarded++;
+          continue;
+        }
         this.framesIn++;
         this.followFormat(frame);
         this.push('vad', frame);
@@ -125,9 +210,10 @@ export class InputPipeline {
         );
       }
     } catch (error) {
-      if (!signal.aborted) this.deps.reporter.error('audio_input', error, false);
+      if (!stop.aborted) this.deps.reporter.error('audio_input', error, false);
     }
-    if (signal.aborted) return;
+    if (stop.aborted) return;
+    this.live = false;
     this.deps.reporter.trace({ type: 'audio_input_ended' });
     this.vadSlot.stream?.endInput();
     this.sttSlot.stream?.endInput();
@@ -218,7 +304,7 @@ export class InputPipeline {
 
   private openVad(): void {
     const vad = this.deps.providers.vad;
-    if (!vad || this.controller.signal.aborted) return;
+    if (!vad || this.controller.signal.aborted || !this.enabled) return;
     const generation = ++this.vadSlot.generation;
     this.track(
       this.consume<VADStream, VADEvent>(

@@ -132,9 +132,15 @@ export class ActivityState {
     this.derive();
   }
 
-  /** Audio input ended: the agent can no longer listen. */
+  /** Audio input ended or was turned off: the agent can no longer listen. */
   inputEnded(): void {
     this.inputActive = false;
+    this.derive();
+  }
+
+  /** Audio input is live again. */
+  inputResumed(): void {
+    this.inputActive = true;
     this.derive();
   }
 

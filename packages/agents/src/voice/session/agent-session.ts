@@ -18,6 +18,9 @@ import type { RunContext } from '../tools/run-context.js';
 import { assertTimeout } from '../tools/tool.js';
 import type { AgentState, ErrorSource, SessionEvents } from './session-events.js';
 import { SessionRuntime } from './session-runtime.js';
+import { SessionInput, SessionOutput } from '../io/session-io.js';
+import type { RunResult } from '../run/run-result.js';
+import type { RunOptions } from './text-run.js';
 import { SpeechHandle, SpeechPriority } from '../speech/speech-handle.js';
 import type { TraceSink } from './trace.js';
 import type { UserState } from '../turn/user-turn-tracker.js';
@@ -86,6 +89,7 @@ export interface SessionStartOptions {
 }
 
 export interface SayOptions {
+  /** Default: the `allowInterruptions` of the agent in charge (true unless the agent says otherwise). */
   allowInterruptions?: boolean;
   /** Add what was said to the conversation. Default true. */
   addToChatCtx?: boolean;
@@ -99,6 +103,7 @@ export interface GenerateReplyOptions {
   /** Extra instructions for this reply only. */
   instructions?: string;
   toolChoice?: ToolChoice;
+  /** Default: the `allowInterruptions` of the agent in charge (true unless the agent says otherwise). */
   allowInterruptions?: boolean;
 }
 
@@ -115,6 +120,10 @@ export class AgentSession<UserData = unknown> extends TypedEmitter<SessionEvents
   readonly deadlines: SessionDeadlines;
   /** Everything said and done in the conversation, across agents. */
   readonly history = new ChatContext();
+  /** The user's audio: turn listening off and on, swap the source. */
+  readonly input: SessionInput;
+  /** The agent's audio: mute it for text-only replies. */
+  readonly output: SessionOutput;
   userData: UserData;
   /** @internal */
   readonly ids: IdGenerator;
@@ -130,6 +139,8 @@ export class AgentSession<UserData = unknown> extends TypedEmitter<SessionEvents
     this.deadlines = resolveDeadlines(options);
     this.userData = options.userData as UserData;
     this.ids = options.ids ?? createIdGenerator();
+    this.input = new SessionInput((method) => this.assertOpen(method));
+    this.output = new SessionOutput((method) => this.assertOpen(method));
     const maxToolSteps = options.maxToolSteps ?? 3;
     if (!Number.isInteger(maxToolSteps) || maxToolSteps < 1) {
       throw new RangeError(`maxToolSteps must be a positive integer, got ${maxToolSteps}`);
@@ -165,14 +176,24 @@ export class AgentSession<UserData = unknown> extends TypedEmitter<SessionEvents
   async start(options: SessionStartOptions): Promise<void> {
     this.assertOpen('start');
     if (this.runtime) throw new Error('AgentSession.start() was already called');
-    this.runtime = new SessionRuntime(this, options);
+    const audio = options.input?.audio ?? this.input.audio;
+    this.runtime = new SessionRuntime(
+      this,
+      { ...options, input: { audio } },
+      {
+        inputEnabled: this.input.audioEnabled,
+        outputEnabled: this.output.audioEnabled,
+      },
+    );
+    this.input.attach(this.runtime, audio);
+    this.output.attach(this.runtime);
     await this.runtime.start();
   }
 
   /** Speaks `text` (or streamed text, or given audio). Returns at once; await the handle for playout. */
   say(text: string | AsyncIterable<string>, options: SayOptions = {}): SpeechHandle {
     const runtime = this.requireRuntime('say');
-    const handle = this.createHandle('say', options.allowInterruptions ?? true);
+    const handle = this.createHandle('say', options.allowInterruptions ?? runtime.agent.allowInterruptions);
     runtime.startSay(handle, { text, audio: options.audio, addToChatCtx: options.addToChatCtx ?? true });
     return handle;
   }
@@ -183,9 +204,23 @@ export class AgentSession<UserData = unknown> extends TypedEmitter<SessionEvents
     if (options.userInput !== undefined) {
       runtime.addItem(runtime.newUserMessage(options.userInput));
     }
-    const handle = this.createHandle('generate_reply', options.allowInterruptions ?? true);
+    const handle = this.createHandle(
+      'generate_reply',
+      options.allowInterruptions ?? runtime.agent.allowInterruptions,
+    );
     runtime.startReply(handle, { instructions: options.instructions, toolChoice: options.toolChoice });
     return handle;
+  }
+
+  /**
+   * Runs one user turn given as text through the real session (no audio needed) and resolves, once the
+   * conversation rests, with what it set off: messages, tool calls and outputs, handoffs and AgentTasks
+   * taking over. The way to unit-test an agent: `result.expect.nextEvent().isFunctionCall({ name })`.
+   * The turn is answered like a spoken one (`onUserTurnCompleted` runs, an AgentTask waiting for the
+   * user takes it); a run that starts while an agent is being entered is answered by that agent.
+   */
+  async run(options: RunOptions): Promise<RunResult> {
+    return this.requireRuntime('run').run(options);
   }
 
   /**

@@ -1,3 +1,5 @@
+import type { InterruptionDetector } from '../../providers/interruption-detector.js';
+
 /** How the session decides that the user has finished, and when the user may cut the agent off. All in ms. */
 export interface TurnHandlingOptions {
   /**
@@ -22,6 +24,24 @@ export interface TurnHandlingOptions {
   resumeFalseInterruption: boolean;
   /** Feed the STT silence (never the VAD) while an uninterruptible speech plays. */
   discardAudioIfUninterruptible: boolean;
+  /**
+   * Longest user turn, from its first speech, before the agent's `onUserTurnExceeded` decides what to do
+   * (say something, answer what was said so far, or keep listening); `null`: no limit.
+   */
+  maxUserTurnDuration: number | null;
+  /**
+   * Tells backchannels ("mm-hmm", "yeah", a cough) from barge-ins while the agent speaks: a backchannel
+   * resumes the agent at once and gets no reply. `new LocalInterruptionDetector()` runs locally; `null`:
+   * the plain thresholds decide.
+   */
+  interruptionDetector: InterruptionDetector | null;
+  /**
+   * Start the LLM request on a final transcript while the turn is still being endpointed, and let the
+   * reply use it if the turn commits with that text; it is discarded when the user goes on or the text
+   * or the conversation changes. Saves up to the endpointing delay per reply, at the cost of requests
+   * thrown away.
+   */
+  preemptiveGeneration: boolean;
 }
 
 export const defaultTurnHandling: TurnHandlingOptions = {
@@ -33,6 +53,9 @@ export const defaultTurnHandling: TurnHandlingOptions = {
   falseInterruptionTimeout: 2000,
   resumeFalseInterruption: true,
   discardAudioIfUninterruptible: true,
+  maxUserTurnDuration: null,
+  interruptionDetector: null,
+  preemptiveGeneration: false,
 };
 
 export function resolveTurnHandling(options: Partial<TurnHandlingOptions> | undefined): TurnHandlingOptions {
@@ -48,6 +71,12 @@ export function resolveTurnHandling(options: Partial<TurnHandlingOptions> | unde
     if (!Number.isFinite(value) || value < 0) {
       throw new RangeError(`turnHandling.${key} must be a non-negative number of ms, got ${value}`);
     }
+  }
+  const limit = resolved.maxUserTurnDuration;
+  if (limit !== null && (!Number.isFinite(limit) || limit <= 0)) {
+    throw new RangeError(
+      `turnHandling.maxUserTurnDuration must be a positive number of ms or null, got ${limit}`,
+    );
   }
   if (resolved.maxEndpointingDelay < resolved.minEndpointingDelay) {
     throw new RangeError(

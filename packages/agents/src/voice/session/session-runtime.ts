@@ -1,4 +1,4 @@
-import { SessionClosedError } from '../../errors.js';
+import { ProviderProblemError, SessionClosedError } from '../../errors.js';
 import type { ChatItem, ChatMessage } from '../../llm/chat-context.js';
 import { waitAtMost } from '../../utils/abortable.js';
 import { ActiveAgent } from '../agent/active-agent.js';
@@ -7,7 +7,10 @@ import type { AgentTask } from '../agent/agent-task.js';
 import { AgentTransitions } from '../agent/agent-transitions.js';
 import { InputPipeline } from '../input/input-pipeline.js';
 import type { AudioInput, AudioOutput, TextOutput } from '../../providers/audio-io.js';
+import type { AudioInputControl, AudioOutputControl } from '../io/session-io.js';
 import { ConversationThreads } from '../speech/conversation-threads.js';
+import { contextIdsOf, PreemptiveGeneration } from '../speech/preemptive-generation.js';
+import { buildChatCtx, chatOptions } from '../speech/reply-pipeline.js';
 import { PlayoutGate } from '../speech/playout-gate.js';
 import type { ReplyRequest, SayRequest } from '../speech/reply-pipeline.js';
 import type { SpeechHandle } from '../speech/speech-handle.js';
@@ -18,7 +21,13 @@ import { SpeakingRate } from '../speech/transcript-sync.js';
 import type { RunContext } from '../tools/run-context.js';
 import { ToolCallIds } from '../tools/tool-call-ids.js';
 import { InterruptionPolicy } from '../turn/interruption-policy.js';
-import { type CommittedTurn, type UserState, UserTurnTracker } from '../turn/user-turn-tracker.js';
+import {
+  type CommittedTurn,
+  type UserState,
+  type UserTurnExceeded,
+  UserTurnTracker,
+} from '../turn/user-turn-tracker.js';
+import { runAgentHook } from '../agent/agent-hooks.js';
 import { ActivityState } from './activity-state.js';
 import type { AgentSession, SessionStartOptions } from './agent-session.js';
 import { ConversationLog } from './conversation-log.js';
@@ -29,6 +38,8 @@ import type { AgentState } from './session-events.js';
 import { SessionReporter } from './session-reporter.js';
 import type { InterruptReason } from './trace.js';
 import { TurnResponder } from './turn-responder.js';
+import type { RunResult } from '../run/run-result.js';
+import { type RunOptions, runTextTurn } from './text-run.js';
 import { UserInputRouter } from './user-input-router.js';
 
 /**
@@ -43,8 +54,10 @@ import { UserInputRouter } from './user-input-router.js';
  * in its constructor. `ActivityState` derives the agent state from what the parts tell it. Every task the
  * session starts is tracked so `close()` ends them within its deadline.
  */
-export class SessionRuntime {
+export class SessionRuntime implements AudioInputControl, AudioOutputControl {
   readonly audioOutput: AudioOutput | undefined;
+  private outputEnabled: boolean;
+  private readonly initialInputEnabled: boolean;
   readonly textOutput: TextOutput | undefined;
   private readonly audioInput: AudioInput | undefined;
   private readonly closeController = new AbortController();
@@ -60,13 +73,19 @@ export class SessionRuntime {
   private readonly transitions: AgentTransitions;
   private readonly speeches: SpeechLauncher;
   private readonly responder: TurnResponder;
+  /** The LLM request started for the pending turn (`preemptiveGeneration`), if any. */
+  private preemptive: PreemptiveGeneration | undefined;
 
   constructor(
     // biome-ignore lint/suspicious/noExplicitAny: the runtime serves sessions of any user data type.
     private readonly session: AgentSession<any>,
     options: SessionStartOptions,
+    io: { inputEnabled: boolean; outputEnabled: boolean } = { inputEnabled: true, outputEnabled: true },
   ) {
     this.audioOutput = options.output?.audio;
+    this.outputEnabled = io.outputEnabled;
+    this.initialInputEnabled = io.inputEnabled;
+    const runtime = this;
     this.textOutput = options.output?.text;
     this.audioInput = options.input?.audio;
     const clock = session.clock;
@@ -94,7 +113,7 @@ export class SessionRuntime {
       clock,
       userAwayTimeoutMs:
         session.options.userAwayTimeout === undefined ? 15000 : session.options.userAwayTimeout,
-      inputActive: this.audioInput !== undefined,
+      inputActive: this.audioInput !== undefined && io.inputEnabled,
       user: tracker,
       gate,
       reporter,
@@ -109,6 +128,7 @@ export class SessionRuntime {
       activity,
       turns: tracker,
       reporter,
+      language: session.options.language,
     });
     const router = new UserInputRouter({ tracker, policy, activity, providers: agents, reporter });
     const input = new InputPipeline({
@@ -141,7 +161,10 @@ export class SessionRuntime {
         scheduler,
         playout: {
           clock,
-          audioOutput: this.audioOutput,
+          // Read when a step starts: a muted output makes the step text-only.
+          get audioOutput() {
+            return runtime.outputEnabled ? runtime.audioOutput : undefined;
+          },
           textOutput: this.textOutput,
           gate,
           interruptedPlayoutTimeoutMs: session.options.interruptedPlayoutTimeout ?? 1000,
@@ -223,6 +246,7 @@ export class SessionRuntime {
 
   async start(): Promise<void> {
     this.tracker.setVadPresent(this.agents.vad !== undefined);
+    if (!this.initialInputEnabled) this.input.setEnabled(false);
     this.input.start(this.audioInput);
     await this.transitions.activate(this.agents.current, undefined);
     this.activity.sessionStarted();
@@ -257,6 +281,34 @@ export class SessionRuntime {
     this.tracker.clear();
   }
 
+  setAudioSource(source: AudioInput | undefined): void {
+    this.input.setSource(source);
+  }
+
+  setAudioInputEnabled(enabled: boolean): void {
+    this.input.setEnabled(enabled);
+  }
+
+  setAudioOutputEnabled(enabled: boolean): void {
+    if (enabled === this.outputEnabled) return;
+    this.outputEnabled = enabled;
+    this.reporter.trace({ type: 'audio_output_enabled', enabled });
+  }
+
+  run(options: RunOptions): Promise<RunResult> {
+    return runTextTurn(
+      {
+        clock: this.session.clock,
+        session: this.session,
+        agents: this.agents,
+        transitions: this.transitions,
+        responder: this.responder,
+        speeches: this.speeches,
+      },
+      options,
+    );
+  }
+
   handoff(next: Agent): Promise<void> {
     return this.transitions.handoff(next);
   }
@@ -274,6 +326,7 @@ export class SessionRuntime {
     const deadline = clock.now() + timeoutMs;
     this.reporter.trace({ type: 'close_requested', reason });
     this.closeController.abort(new SessionClosedError());
+    this.discardPreemptive('close');
     this.scheduler.close();
     this.speeches.cutAllForClose();
     this.policy.dispose();
@@ -294,7 +347,56 @@ export class SessionRuntime {
   }
 
   turnCommitted(turn: CommittedTurn): void {
-    this.responder.turnCommitted(turn);
+    // The speculative request goes with the turn: its reply uses it or discards it.
+    const preemptive = this.preemptive;
+    this.preemptive = undefined;
+    this.responder.turnCommitted(turn, preemptive);
+  }
+
+  /**
+   * What the user's pending turn says changed. With `preemptiveGeneration`, a final transcript starts an
+   * LLM request for it; new speech, other text or a cleared turn discards it.
+   */
+  pendingTurnChanged(transcript: string, cause: 'speech' | 'interim' | 'final' | 'clear'): void {
+    if (!this.session.turnHandling.preemptiveGeneration || this.closeController.signal.aborted) return;
+    const current = this.preemptive;
+    if (current && (cause === 'speech' || cause === 'clear' || current.key.transcript !== transcript)) {
+      this.discardPreemptive(cause === 'speech' ? 'user_went_on' : `${cause}_changed_text`);
+    }
+    if (cause !== 'final' || transcript === '' || this.preemptive) return;
+    const agent = this.agents.current;
+    const llm = agent.llm ?? this.agents.llm;
+    if (!llm) return;
+    const chatCtx = buildChatCtx(agent, undefined);
+    chatCtx.addMessage({ role: 'user', content: transcript, createdAtMs: this.session.clock.now() });
+    this.reporter.trace({ type: 'preemptive_generation_started', transcript });
+    this.preemptive = new PreemptiveGeneration(
+      { agent, llm, instructions: agent.instructions, transcript, contextIds: contextIdsOf(agent) },
+      {
+        ...chatOptions(agent, llm, chatCtx, undefined),
+        onProblem: (problem) => this.session.reportError('llm', new ProviderProblemError(problem), true),
+      },
+    );
+  }
+
+  private discardPreemptive(reason: string): void {
+    const current = this.preemptive;
+    if (!current) return;
+    this.preemptive = undefined;
+    current.cancel();
+    this.reporter.trace({
+      type: 'preemptive_generation_discarded',
+      transcript: current.key.transcript,
+      reason,
+    });
+  }
+
+  /** The pending turn went on too long: the agent in charge decides (its hook runs in the session's scope). */
+  userTurnExceeded(turn: UserTurnExceeded): void {
+    const agent = this.agents.current;
+    this.inFlight.track(
+      runAgentHook(this.session, agent, 'onUserTurnExceeded', () => agent.onUserTurnExceeded(turn)),
+    );
   }
 
   lateFinalArrived(turnId: string, transcript: string): void {

@@ -9,7 +9,7 @@ import type { SessionReporter } from './session-reporter.js';
 export interface UserInputRouterDeps {
   tracker: UserTurnTracker;
   policy: InterruptionPolicy;
-  activity: Pick<ActivityState, 'inputEnded'>;
+  activity: Pick<ActivityState, 'inputEnded' | 'inputResumed'>;
   /** With a VAD, the VAD says when the user speaks; without one, the recognizer does. */
   providers: Pick<ActiveAgent, 'vad'>;
   reporter: Pick<SessionReporter, 'event'>;
@@ -71,7 +71,7 @@ export class UserInputRouter {
         const heard = text.trim() !== '' && !lateFinal;
         // Without a VAD the transcripts measure how long the user has spoken (see InterruptionPolicy).
         if (heard && !hasVad) policy.onRecognizerHeardSpeech(!this.recognizerReportsSpeech);
-        if (heard) policy.onUserTranscript(`${tracker.heardBefore} ${text}`);
+        if (heard) policy.onUserTranscript(`${tracker.heardBefore} ${text}`, best?.language);
         if (event.type === 'interim_transcript') tracker.onInterimTranscript(text, best?.language);
         else tracker.onFinalTranscript(text, best?.language, best?.confidence);
         // Without a VAD or speech events, a final is all that ends the utterance its transcripts began.
@@ -91,5 +91,17 @@ export class UserInputRouter {
 
   inputEnded(): void {
     this.deps.activity.inputEnded();
+  }
+
+  /** Audio input was turned off: nobody is speaking, and what was heard waits for the app or more speech. */
+  inputDisabled(): void {
+    this.deps.tracker.onInputDisabled();
+    this.deps.policy.onUserSpeechEnded();
+    this.deps.activity.inputEnded();
+  }
+
+  /** A source is listened to again (input turned back on, or a new source after the old one ended). */
+  inputResumed(): void {
+    this.deps.activity.inputResumed();
   }
 }

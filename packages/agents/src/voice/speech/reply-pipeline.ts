@@ -1,13 +1,14 @@
 import type { AudioFrame } from '../../audio/audio-frame.js';
 import { ProviderProblemError, VoxwireError } from '../../errors.js';
 import type { ChatContext, FunctionCall } from '../../llm/chat-context.js';
-import type { LLM, LLMUsage, ToolChoice } from '../../providers/llm.js';
+import type { LLM, LLMChatOptions, LLMUsage, ToolChoice } from '../../providers/llm.js';
 import { Channel } from '../../stream/channel.js';
 import type { Clock } from '../../time/clock.js';
 import type { Agent } from '../agent/agent.js';
 import { RunContext } from '../tools/run-context.js';
 import { toolDefinitions } from '../tools/tool.js';
 import { toLLMMessages } from '../../llm/llm-messages.js';
+import type { PreemptiveGeneration } from './preemptive-generation.js';
 import type { SpeechHandle } from './speech-handle.js';
 import { type PlayoutDeps, playSpeechStep, takePartialPlayout } from './speech-playout.js';
 import type { SpeechScheduler } from './speech-scheduler.js';
@@ -62,6 +63,8 @@ export interface ReplyDeps {
 export interface ReplyRequest {
   instructions?: string | undefined;
   toolChoice?: ToolChoice | undefined;
+  /** A request started before the turn was committed: the first step streams it instead of a new one. */
+  preemptive?: PreemptiveGeneration | undefined;
 }
 
 export interface SayRequest {
@@ -172,7 +175,18 @@ export async function runReply(deps: ReplyDeps, handle: SpeechHandle, request: R
       });
       const chatCtx = buildChatCtx(agent, request.instructions);
       const text = new Channel<string>({ capacity: 256, overflow: 'block', name: `llm-text-${handle.id}` });
-      const generation = generate(deps, handle, llm, chatCtx, agent, toolChoice, text, (call) =>
+      // The speculative request answers exactly this step only if it was made for this very context.
+      const preemptive =
+        step === 1 &&
+        request.preemptive?.matches({
+          ...request.preemptive.key,
+          agent,
+          llm,
+          instructions: agent.instructions,
+        })
+          ? request.preemptive
+          : undefined;
+      const generation = generate(deps, handle, llm, chatCtx, agent, toolChoice, text, preemptive, (call) =>
         runner!.start(call),
       );
       // Awaited below; a playout failure must not leave this rejection unobserved.
@@ -233,6 +247,8 @@ export async function runReply(deps: ReplyDeps, handle: SpeechHandle, request: R
     if (stepError) throw stepError;
     break;
   }
+  // Unused (the speech was cut before its first step) or used up: either way the request ends.
+  request.preemptive?.cancel();
   handle.markDone(handle.interrupted ? 'interrupted' : 'played');
 }
 
@@ -244,6 +260,7 @@ async function generate(
   agent: Agent,
   toolChoice: ToolChoice | undefined,
   text: Channel<string>,
+  preemptive: PreemptiveGeneration | undefined,
   onToolCall: (call: FunctionCall) => void,
 ): Promise<void> {
   const signal = handle.interruptSignal;
@@ -252,20 +269,20 @@ async function generate(
   let usage: LLMUsage | undefined;
   deps.activity.generationStarted(handle);
   try {
-    const tools = llm.supportsToolCalls ? toolDefinitions(agent.tools) : [];
-    const messages = toLLMMessages(chatCtx);
     const { llmFirstChunkTimeoutMs, llmChunkTimeoutMs } = deps.session.deadlines;
     // A model that stops sending (before its first chunk or mid-reply) fails the step with a timeout,
-    // even when it ignores its abort signal; the wait for the text channel does not count.
+    // even when it ignores its abort signal; the wait for the text channel does not count. A speculative
+    // request taken over is held to the same deadlines from here on.
     const stream = withIdleTimeout(
       (callSignal) =>
-        llm.chat({
-          messages,
-          ...(tools.length > 0 ? { tools } : {}),
-          ...(toolChoice !== undefined ? { toolChoice } : {}),
-          signal: callSignal,
-          onProblem: (problem) => deps.session.reportError('llm', new ProviderProblemError(problem), true),
-        }),
+        preemptive
+          ? preemptive.take(callSignal)
+          : llm.chat({
+              ...chatOptions(agent, llm, chatCtx, toolChoice),
+              signal: callSignal,
+              onProblem: (problem) =>
+                deps.session.reportError('llm', new ProviderProblemError(problem), true),
+            }),
       {
         clock: deps.clock,
         firstItemTimeoutMs: llmFirstChunkTimeoutMs,
@@ -274,6 +291,7 @@ async function generate(
         label: llm.label,
       },
     );
+    if (preemptive) deps.reporter.trace({ type: 'preemptive_generation_used', speechId: handle.id });
     for await (const part of stream) {
       if (ttft === undefined && (part.type === 'text_delta' || part.type === 'tool_call')) {
         ttft = deps.clock.now() - startedAt;
@@ -321,7 +339,22 @@ async function generate(
   }
 }
 
-function buildChatCtx(agent: Agent, extraInstructions: string | undefined): ChatContext {
+/** The request a step makes (the preemptive one is made the same way, before the turn commits). */
+export function chatOptions(
+  agent: Agent,
+  llm: LLM,
+  chatCtx: ChatContext,
+  toolChoice: ToolChoice | undefined,
+): Pick<LLMChatOptions, 'messages' | 'tools' | 'toolChoice'> {
+  const tools = llm.supportsToolCalls ? toolDefinitions(agent.tools) : [];
+  return {
+    messages: toLLMMessages(chatCtx),
+    ...(tools.length > 0 ? { tools } : {}),
+    ...(toolChoice !== undefined ? { toolChoice } : {}),
+  };
+}
+
+export function buildChatCtx(agent: Agent, extraInstructions: string | undefined): ChatContext {
   const chatCtx = agent.chatCtx.copy();
   const instructions = extraInstructions
     ? `${agent.instructions}\n\n${extraInstructions}`

@@ -31,6 +31,11 @@ export class SpeechLauncher {
 
   constructor(private readonly deps: SpeechLauncherDeps) {}
 
+  /** Speeches started and not ended yet. */
+  get liveSpeeches(): readonly SpeechHandle[] {
+    return [...this.live];
+  }
+
   startSay(handle: SpeechHandle, request: SayRequest): void {
     this.launch(handle, () => runSay(this.deps.reply, handle, request));
   }

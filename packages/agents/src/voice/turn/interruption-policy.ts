@@ -1,6 +1,7 @@
 import { countWords } from '../../adapters/sentence-tokenizer.js';
 import type { Clock, TimerHandle } from '../../time/clock.js';
 import type { AudioOutput } from '../../providers/audio-io.js';
+import type { InterruptionEvidence, InterruptionVerdict } from '../../providers/interruption-detector.js';
 import type { ActivityState } from '../session/activity-state.js';
 import type { TurnHandlingOptions } from '../session/options.js';
 import type { SessionReporter } from '../session/session-reporter.js';
@@ -24,6 +25,8 @@ export interface InterruptionPolicyDeps {
   turns: Pick<UserTurnTracker, 'endpointingPending'>;
   /** Pauses, resumes and cuts are traced; a false interruption is announced. */
   reporter: Pick<SessionReporter, 'trace' | 'event'>;
+  /** The session's language hint, for a detector when the transcript carries none. */
+  language?: string | undefined;
 }
 
 /**
@@ -62,6 +65,13 @@ export class InterruptionPolicy {
   private paused: { handle: SpeechHandle; off: () => void; sinkPaused: boolean } | undefined;
   private falseTimer: TimerHandle | undefined;
   private awaitingTurnDecision = false;
+  /** The latest transcript since the last commit, and its language. */
+  private text = '';
+  private textLanguage: string | undefined;
+  /** The detector judged the utterance under way a backchannel: the agent resumes when it ends. */
+  private backchannelHeard = false;
+  /** The user spoke while the agent's speech played, since the last commit. */
+  private spokeOverAgent = false;
 
   constructor(private readonly deps: InterruptionPolicyDeps) {}
 
@@ -75,6 +85,8 @@ export class InterruptionPolicy {
     this.speechStartedAt = this.deps.clock.now();
     this.words = 0;
     this.baseline = { target: this.targetKey(), speechMs: 0, words: 0 };
+    this.backchannelHeard = false;
+    if (this.targetIsPlaying()) this.spokeOverAgent = true;
     this.cancelFalseTimer();
     this.pauseIfNeeded();
   }
@@ -95,7 +107,9 @@ export class InterruptionPolicy {
     else if (startsSpeech) this.onUserSpeechStarted();
   }
 
-  onUserTranscript(text: string): void {
+  onUserTranscript(text: string, language?: string): void {
+    this.text = text;
+    this.textLanguage = language ?? this.textLanguage;
     this.words = Math.max(this.words, countWords(text));
     if (this.userSpeaking || this.paused) this.cutIfReached('user_words');
   }
@@ -105,8 +119,9 @@ export class InterruptionPolicy {
     if (!this.userSpeaking) return;
     this.userSpeaking = false;
     if (!this.paused) return;
-    // The utterance is over: if it never reached the minimum duration, no transcript can make it cut.
-    if (this.heard().speechMs < this.deps.options.minInterruptionDuration) {
+    // The utterance is over: if it never reached the minimum duration, no transcript can make it cut;
+    // a backchannel never cuts either.
+    if (this.backchannelHeard || this.heard().speechMs < this.deps.options.minInterruptionDuration) {
       this.resume(true);
       return;
     }
@@ -118,11 +133,34 @@ export class InterruptionPolicy {
     });
   }
 
-  /** The user's turn was committed: a meaningful turn cuts an interruptible speech. */
-  onTurnCommitted(transcript: string): void {
+  /**
+   * The user's turn was committed: a meaningful turn cuts an interruptible speech. Returns `backchannel`
+   * when the detector judges the whole turn, heard over the agent's speech, an acknowledgement: it cuts
+   * nothing and deserves no reply.
+   */
+  onTurnCommitted(transcript: string, language?: string): 'backchannel' | undefined {
     // The turn cuts on its own words: interim words that its final dropped (an empty final) already
     // had their chance to interrupt, and must not cut a speech that started after them.
     const words = countWords(transcript);
+    const backchannel =
+      words > 0 &&
+      (this.spokeOverAgent || this.targetIsPlaying()) &&
+      this.classify({
+        transcript,
+        words,
+        speechMs: this.speechMs,
+        userSpeaking: this.userSpeaking,
+        language: language ?? this.textLanguage ?? this.deps.language,
+      }) === 'backchannel';
+    this.text = '';
+    this.spokeOverAgent = this.userSpeaking && this.targetIsPlaying();
+    if (backchannel) {
+      this.words = 0;
+      if (!this.userSpeaking) this.speechMs = 0;
+      this.baseline = { target: this.targetKey(), speechMs: this.speechMs, words: 0 };
+      this.resumeAfterDecision();
+      return 'backchannel';
+    }
     const target = this.target();
     const { minInterruptionDuration, minInterruptionWords } = this.deps.options;
     const heard = { speechMs: this.heard().speechMs, words };
@@ -135,9 +173,10 @@ export class InterruptionPolicy {
     this.baseline = { target: this.targetKey(), speechMs: this.speechMs, words: 0 };
     if (target?.interruptible && reached) {
       this.interrupt(target, 'user_turn', heard);
-      return;
+      return undefined;
     }
     this.resumeAfterDecision();
+    return undefined;
   }
 
   /** The pending turn was skipped (empty): a paused speech waiting on that decision resumes. */
@@ -206,9 +245,42 @@ export class InterruptionPolicy {
     if (heard.words < minInterruptionWords) return;
     const target = this.target();
     if (!target?.interruptible) return;
+    if (this.deps.options.interruptionDetector && this.targetIsPlaying()) {
+      // Over the agent's speech, the detector tells an acknowledgement from a barge-in.
+      const verdict = this.classify({
+        transcript: lastWords(this.text, heard.words),
+        words: heard.words,
+        speechMs: heard.speechMs,
+        userSpeaking: this.userSpeaking,
+        language: this.textLanguage ?? this.deps.language,
+      });
+      this.spokeOverAgent = true;
+      if (verdict === 'backchannel') {
+        if (!this.backchannelHeard)
+          this.deps.reporter.trace({ type: 'backchannel_detected', speechId: target.id });
+        this.backchannelHeard = true;
+        if (!this.userSpeaking) this.resume(true);
+        return;
+      }
+      this.backchannelHeard = false;
+      if (verdict === 'undecided') return;
+      this.interrupt(target, heard.words > 0 ? 'user_words' : reason, heard);
+      return;
+    }
     // A playing speech may be a false interruption: with resume enabled, a transcript must confirm it.
     if (resumeFalseInterruption && this.targetIsPlaying() && heard.words === 0) return;
     this.interrupt(target, heard.words > 0 ? 'user_words' : reason, heard);
+  }
+
+  /** The detector's verdict; without one (or when it throws) the plain thresholds' answer, `interrupt`. */
+  private classify(evidence: InterruptionEvidence): InterruptionVerdict {
+    const detector = this.deps.options.interruptionDetector;
+    if (!detector) return 'interrupt';
+    try {
+      return detector.classify(evidence);
+    } catch {
+      return 'interrupt';
+    }
   }
 
   private pauseIfNeeded(): void {
@@ -303,4 +375,14 @@ export class InterruptionPolicy {
     this.falseTimer?.cancel();
     this.falseTimer = undefined;
   }
+}
+
+/** The last `count` words of `text` (what was said over the current target). */
+function lastWords(text: string, count: number): string {
+  if (count <= 0) return '';
+  const words = text
+    .trim()
+    .split(/\s+/u)
+    .filter((w) => w !== '');
+  return words.slice(-count).join(' ');
 }

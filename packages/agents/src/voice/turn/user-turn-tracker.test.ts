@@ -7,7 +7,7 @@ import { FakeSTT } from '../../test-support/session-harness.js';
 import { createIdGenerator } from '../../utils/ids.js';
 import { resolveTurnHandling, type TurnHandlingOptions } from '../session/options.js';
 import type { TraceRecord } from '../session/trace.js';
-import { type CommittedTurn, UserTurnTracker } from './user-turn-tracker.js';
+import { type CommittedTurn, type UserTurnExceeded, UserTurnTracker } from './user-turn-tracker.js';
 
 interface RigOptions {
   turnHandling?: Partial<TurnHandlingOptions>;
@@ -26,6 +26,7 @@ function rig(options: RigOptions = {}) {
   const userStates: string[] = [];
   const traces: Array<TraceRecord & { atMs: number }> = [];
   const errors: Array<{ source: string; error: unknown }> = [];
+  const exceeded: Array<UserTurnExceeded & { atMs: number }> = [];
   const tracker = new UserTurnTracker({
     clock,
     options: resolveTurnHandling(options.turnHandling),
@@ -47,12 +48,14 @@ function rig(options: RigOptions = {}) {
       userStateChanged: (_old, next) => userStates.push(`${next}@${clock.now()}`),
       turnCommitted: (turn) => turns.push(turn),
       lateFinalArrived: (turnId, transcript) => lateFinals.push({ turnId, transcript, atMs: clock.now() }),
+      userTurnExceeded: (turn) => exceeded.push({ ...turn, atMs: clock.now() }),
+      pendingTurnChanged: () => {},
     },
   });
   tracker.setVadPresent(options.vad ?? true);
   /** Advances the clock to an absolute time, firing every timer due on the way. */
   const at = (ms: number): Promise<void> => clock.advance(ms - clock.now());
-  return { clock, tracker, turns, lateFinals, userStates, traces, errors, at };
+  return { clock, tracker, turns, lateFinals, userStates, traces, errors, exceeded, at };
 }
 
 /** A detector answering `probability` (or failing) after `delayMs` of clock time; `never` never answers. */
@@ -415,6 +418,37 @@ describe('UserTurnTracker: endpointing with a turn detector', () => {
   });
 });
 
+describe('UserTurnTracker: a turn detector with a recognizer that transcribes whole utterances', () => {
+  // No interim, and the final lands after the min delay: the words arrive only then.
+  it('asks about the final before committing, and waits the max delay when the turn sounds unfinished', async () => {
+    const r = sharedClockRig((clock) => detector(clock, 0.2));
+    await utterance(r, { finalAt: 3000, text: "I'd like to order, um" });
+    expect(r.detector.asked).toEqual(["I'd like to order, um"]);
+    await r.at(LAST_SPEECH + MAX - 1);
+    expect(r.turns).toEqual([]);
+    await r.at(LAST_SPEECH + MAX);
+    expect(r.turns).toMatchObject([
+      { transcript: "I'd like to order, um", committedAtMs: LAST_SPEECH + MAX },
+    ]);
+  });
+
+  it('commits as soon as the detector finds the final complete', async () => {
+    const r = sharedClockRig((clock) => detector(clock, 0.9, { delayMs: 40 }));
+    await utterance(r, { finalAt: 3000, text: 'a large latte please' });
+    await r.at(3039);
+    expect(r.turns).toEqual([]);
+    await r.at(3040);
+    expect(r.turns).toMatchObject([{ transcript: 'a large latte please', committedAtMs: 3040 }]);
+  });
+
+  it('still commits on the final at once without a detector that judges the language', async () => {
+    const r = sharedClockRig((clock) => detector(clock, 0.2, { supports: false }));
+    await utterance(r, { finalAt: 3000 });
+    expect(r.turns).toMatchObject([{ committedAtMs: 3000 }]);
+    expect(r.detector.asked).toEqual([]);
+  });
+});
+
 /** A rig whose detector sleeps on the tracker's own clock. */
 function sharedClockRig(make: (clock: VirtualClock) => TurnDetector & { asked: string[] }) {
   let made: (TurnDetector & { asked: string[] }) | undefined;
@@ -614,5 +648,50 @@ describe('UserTurnTracker: transcripts', () => {
     r.tracker.onFinalTranscript('  ', undefined);
     expect(r.lateFinals).toEqual([]);
     expect(r.tracker.nextFinalIsLate).toBe(false);
+  });
+});
+
+describe('maxUserTurnDuration', () => {
+  it('tells the listener once per turn, from the first speech of the turn, across pauses', async () => {
+    const { tracker, exceeded, turns, at } = rig({
+      turnHandling: { maxUserTurnDuration: 3000, minEndpointingDelay: 500, maxEndpointingDelay: 500 },
+    });
+    await at(1000);
+    tracker.onVadStartOfSpeech(0);
+    tracker.onInterimTranscript('one two', undefined);
+    await at(2000);
+    tracker.onVadEndOfSpeech(0);
+    await at(2300);
+    // A pause shorter than the endpointing delay: the same turn goes on.
+    tracker.onVadStartOfSpeech(0);
+    await at(3990);
+    expect(exceeded).toEqual([]);
+    await at(4000);
+    expect(exceeded).toEqual([{ transcript: 'one two', durationMs: 3000, userSpeaking: true, atMs: 4000 }]);
+    await at(9000);
+    expect(exceeded).toHaveLength(1);
+    tracker.onVadEndOfSpeech(0);
+    await at(9600);
+    expect(turns).toHaveLength(1);
+    // The next turn has a limit of its own.
+    tracker.onVadStartOfSpeech(0);
+    await at(12_600);
+    expect(exceeded.map((e) => e.atMs)).toEqual([4000, 12_600]);
+  });
+
+  it('a commit, a clear or input turned off ends the count; null (the default) never counts', async () => {
+    const limited = rig({ turnHandling: { maxUserTurnDuration: 1000 } });
+    limited.tracker.onVadStartOfSpeech(0);
+    await limited.at(500);
+    limited.tracker.clear();
+    await limited.at(1500);
+    limited.tracker.onInputDisabled();
+    await limited.at(5000);
+    expect(limited.exceeded).toEqual([]);
+    const unlimited = rig();
+    unlimited.tracker.onVadStartOfSpeech(0);
+    await unlimited.at(60_000);
+    expect(unlimited.exceeded).toEqual([]);
+    expect(() => resolveTurnHandling({ maxUserTurnDuration: 0 })).toThrow(RangeError);
   });
 });

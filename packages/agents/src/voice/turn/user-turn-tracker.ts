@@ -33,8 +33,24 @@ export interface UserTurnTrackerDeps {
   ids: IdGenerator;
   /** Endpointing decisions are traced; a failing turn detector is reported. */
   reporter: Pick<SessionReporter, 'trace' | 'error'>;
-  /** Hears about changes of `userState`, committed turns, and late finals of committed turns. */
-  listener: Pick<SessionRuntime, 'userStateChanged' | 'turnCommitted' | 'lateFinalArrived'>;
+  /**
+   * Hears about changes of `userState`, committed turns, late finals of committed turns, and turns that
+   * outlast `maxUserTurnDuration`.
+   */
+  listener: Pick<
+    SessionRuntime,
+    'userStateChanged' | 'turnCommitted' | 'lateFinalArrived' | 'userTurnExceeded' | 'pendingTurnChanged'
+  >;
+}
+
+/** What `Agent.onUserTurnExceeded` is told about the turn that went on too long. */
+export interface UserTurnExceeded {
+  /** What has been heard of the turn so far. */
+  transcript: string;
+  /** Since the turn's first speech. */
+  durationMs: number;
+  /** Whether the user is still speaking (else the turn waits for its end of turn). */
+  userSpeaking: boolean;
 }
 
 /**
@@ -65,6 +81,8 @@ export class UserTurnTracker {
   private commitOnFinal = false;
   private sttSpeaking = false;
   private hasVad = false;
+  /** The first speech of the pending turn, and the timer of its duration limit. */
+  private turnLimit: { startedAt: number; timer: TimerHandle | undefined } | undefined;
 
   constructor(private readonly deps: UserTurnTrackerDeps) {}
 
@@ -102,6 +120,8 @@ export class UserTurnTracker {
     this.awaitingFinal = this.deps.providers.stt !== undefined;
     this.lateFinalFor = undefined;
     this.cancelEndpointing();
+    this.turnSpeechStarted();
+    this.deps.listener.pendingTurnChanged(this.pendingTranscript, 'speech');
     this.deps.reporter.trace({
       type: 'vad_start_of_speech',
       speechStartMs: this.deps.clock.now() - speechDurationMs,
@@ -124,11 +144,28 @@ export class UserTurnTracker {
     if (this.sttSpeaking && !this.hasVad) this.onSttEndOfSpeech();
   }
 
+  /**
+   * Audio input was turned off: the user is `listening` at once and no endpointing runs on audio that is
+   * no longer heard. What was heard stays pending: `commitUserTurn()` answers it (push-to-talk),
+   * `clearUserTurn()` drops it, else it joins the next turn.
+   */
+  onInputDisabled(): void {
+    if (this.vadSpeaking || this.sttSpeaking) this.lastSpeechAt = this.deps.clock.now();
+    this.vadSpeaking = false;
+    this.sttSpeaking = false;
+    this.awaitingFinal = false;
+    this.cancelEndpointing();
+    this.resetTurnLimit();
+    if (this.state === 'speaking') this.setState('listening');
+  }
+
   onSttStartOfSpeech(): void {
     this.sttSpeaking = true;
     if (!this.hasVad) {
       this.lateFinalFor = undefined;
       this.cancelEndpointing();
+      this.turnSpeechStarted();
+      this.deps.listener.pendingTurnChanged(this.pendingTranscript, 'speech');
       this.setState('speaking');
     }
   }
@@ -144,6 +181,7 @@ export class UserTurnTracker {
   onInterimTranscript(text: string, language: string | undefined): void {
     this.interim = text;
     this.language = language ?? this.language;
+    this.deps.listener.pendingTurnChanged(this.pendingTranscript, 'interim');
   }
 
   onFinalTranscript(text: string, language: string | undefined, confidence?: number): void {
@@ -165,6 +203,7 @@ export class UserTurnTracker {
       this.confidences.push(confidence);
     }
     this.finalAt = this.deps.clock.now();
+    this.deps.listener.pendingTurnChanged(this.pendingTranscript, 'final');
     const mode = this.deps.options.turnDetection;
     const sttEndsTurns = mode === 'stt' || (mode === 'vad' && !this.hasVad);
     // In stt mode the recognizer's final ends the turn even while the VAD still waits out its silence;
@@ -173,7 +212,14 @@ export class UserTurnTracker {
       this.lastSpeechAt = this.deps.clock.now();
       this.startEndpointing();
     } else if (this.commitOnFinal && !this.vadSpeaking) {
-      this.commit();
+      // The min delay passed with no words to judge (a recognizer that transcribes whole utterances
+      // answers after the speech): let the detector judge them now, within the same deadlines.
+      if (this.endpointing && this.detectorJudges()) {
+        this.commitOnFinal = false;
+        this.predict();
+      } else {
+        this.commit();
+      }
     } else if (this.endpointing) {
       // Better text: ask the detector again, keeping the same deadlines.
       this.predict();
@@ -188,10 +234,12 @@ export class UserTurnTracker {
   /** Forgets what has been heard since the last commit. */
   clear(): void {
     this.cancelEndpointing();
+    this.resetTurnLimit();
     this.finals = [];
     this.confidences = [];
     this.interim = '';
     this.finalAt = undefined;
+    this.deps.listener.pendingTurnChanged('', 'clear');
   }
 
   /** The session decides away-ness (it knows whether the agent is busy); the tracker only records it. */
@@ -202,6 +250,31 @@ export class UserTurnTracker {
 
   dispose(): void {
     this.cancelEndpointing();
+    this.resetTurnLimit();
+  }
+
+  /** The user speaks: the first speech of a turn starts its duration limit. */
+  private turnSpeechStarted(): void {
+    const limit = this.deps.options.maxUserTurnDuration;
+    if (limit === null || this.turnLimit) return;
+    const startedAt = this.deps.clock.now();
+    const timer = this.deps.clock.setTimer(limit, () => {
+      if (this.turnLimit?.timer !== timer) return;
+      this.turnLimit.timer = undefined;
+      const exceeded: UserTurnExceeded = {
+        transcript: this.pendingTranscript,
+        durationMs: this.deps.clock.now() - startedAt,
+        userSpeaking: this.state === 'speaking',
+      };
+      this.deps.reporter.trace({ type: 'user_turn_exceeded', ...exceeded });
+      this.deps.listener.userTurnExceeded(exceeded);
+    });
+    this.turnLimit = { startedAt, timer };
+  }
+
+  private resetTurnLimit(): void {
+    this.turnLimit?.timer?.cancel();
+    this.turnLimit = undefined;
   }
 
   private setState(state: UserState): void {
@@ -270,6 +343,16 @@ export class UserTurnTracker {
       );
   }
 
+  /** Whether `predict()` would ask the detector (rather than fall back to the min delay). */
+  private detectorJudges(): boolean {
+    const detector = this.deps.providers.turnDetector;
+    return (
+      detector !== undefined &&
+      detector.unlikelyThreshold(this.language) !== undefined &&
+      this.pendingTranscript !== ''
+    );
+  }
+
   private armCommit(delayMs: number): void {
     const endpointing = this.endpointing;
     if (!endpointing) return;
@@ -299,6 +382,7 @@ export class UserTurnTracker {
 
   private commit(): void {
     this.cancelEndpointing();
+    this.resetTurnLimit();
     this.awaitingFinal = false;
     const transcriptFinal = this.interim === '';
     const turn: CommittedTurn = {
