@@ -67,9 +67,9 @@ describe('voxwire CLI', () => {
     expect((await run('console', ECHO_AGENT, '--speed', '2')).text).toMatch(
       /Unknown option '--speed'.*--help/u,
     );
-    const start = await run('start', ECHO_AGENT);
-    expect(start.code).toBe(2);
-    expect(start.text).toContain('not available yet');
+    const start = await run('start');
+    expect(start.code).toBe(1);
+    expect(start.text).toContain('voxwire start needs an agent file: voxwire start <agent file>');
     expect((await run('rehearse')).text).toContain('voxwire rehearse needs a scenario file');
     expect((await run('rehearse', 'nope.json')).text).toContain('Cannot read the scenario nope.json');
   });

@@ -7,6 +7,7 @@ import { CliError } from './errors.js';
 import { resolveAgentFile } from './load.js';
 import { type Output, terminal } from './output.js';
 import { runRehearse } from './rehearse.js';
+import { runStart } from './start.js';
 
 function isLoopbackAddress(host: string): boolean {
   const bare = host.replace(/^\[|\]$/gu, '').toLowerCase();
@@ -22,7 +23,7 @@ Commands:
   dev <agent file>          talk to the agent in your browser (local playground, reloads on change)
   console <agent file>      talk to the agent in the terminal (text), or through WAV files
   rehearse <scenario.json>  replay a conversation scenario on virtual time and check it
-  start <agent file>        run the agent as a LiveKit worker (coming soon)
+  start <agent file>        run the agent as a LiveKit worker (LIVEKIT_URL, _API_KEY, _API_SECRET)
 
 Options:
   -h, --help                help for voxwire or a command (voxwire help <command>)
@@ -59,10 +60,20 @@ Options:
   --seed <n>   seed for the scenario's random parts (default 0)
   --verbose    also show VAD inference, frames and metrics
   -h, --help   this help`,
-  start: `voxwire start <agent file>
+  start: `voxwire start <agent file> [options]
 
-Runs the agent as a LiveKit worker, taking jobs from a LiveKit server or LiveKit Cloud.
-Not available yet: it arrives with @voxwire/livekit. Use voxwire dev meanwhile.`,
+Runs the agent as a LiveKit worker: it registers with a LiveKit server or LiveKit Cloud project and
+runs the jobs it is dispatched, several sessions per process. Set LIVEKIT_URL, LIVEKIT_API_KEY and
+LIVEKIT_API_SECRET. SIGTERM or Ctrl-C drains it (no new jobs, running ones finish); twice stops it.
+
+Options:
+  --agent-name <name>  register for explicit dispatch under this name (default: every new room)
+  --dev                a local \`livekit-server --dev\` (ws://localhost:7880, devkey/secret) unless
+                       the environment says otherwise; never reports itself full
+  --processes <n>      run jobs in n pre-warmed child processes (each holding several), so a job
+                       that hangs or crashes takes only its process down (default: in this one)
+  --health-port <n>    serve GET / (health) and GET /worker (state, load, jobs, metrics) on port n
+  -h, --help           this help`,
 };
 
 /** Runs the CLI; resolves with the exit code. */
@@ -154,12 +165,36 @@ async function dispatch(argv: string[], out: Output): Promise<number> {
         throw new CliError(`--seed must be an integer, got ${String(values.seed)}`);
       return runRehearse({ scenario, seed, verbose: values.verbose === true }, out);
     }
-    case 'start':
-      throw new CliError(
-        'voxwire start (the LiveKit worker) is not available yet: it arrives with @voxwire/livekit. ' +
-          'Run the agent locally with: voxwire dev <agent file>',
-        { exitCode: 2 },
+    case 'start': {
+      const { values, positionals } = parse(command, rest, {
+        'agent-name': { type: 'string' },
+        dev: { type: 'boolean' },
+        processes: { type: 'string' },
+        'health-port': { type: 'string' },
+      });
+      const processes = values.processes === undefined ? undefined : Number(values.processes);
+      if (processes !== undefined && !(Number.isInteger(processes) && processes >= 1 && processes <= 64)) {
+        throw new CliError(
+          `--processes must be a whole number from 1 to 64, got ${String(values.processes)}`,
+          {
+            exitCode: 2,
+          },
+        );
+      }
+      return runStart(
+        {
+          file: resolveAgentFile(positionals[0], command),
+          agentName: values['agent-name'] as string | undefined,
+          dev: values.dev === true,
+          processes,
+          healthPort:
+            values['health-port'] === undefined
+              ? undefined
+              : portOf(values['health-port'] as string, '--health-port'),
+        },
+        out,
       );
+    }
   }
   return 2;
 }
@@ -195,10 +230,10 @@ function exposedWarning(host: string): string {
   ].join('\n');
 }
 
-function portOf(value: string): number {
+function portOf(value: string, flag = '--port'): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new CliError(`--port must be a number from 0 to 65535, got "${value}"`, { exitCode: 2 });
+    throw new CliError(`${flag} must be a number from 0 to 65535, got "${value}"`, { exitCode: 2 });
   }
   return port;
 }

@@ -298,7 +298,15 @@ function extendForTurnHandling(seed: number, scenario: Scenario): void {
       ]);
     }
   }
-  if (turnHandling && rng.chance(0.3)) turnHandling.preemptiveGeneration = true;
+  if (turnHandling && rng.chance(0.3)) {
+    turnHandling.preemptiveGeneration = true;
+    // A recognizer with an eager end of turn (Deepgram Flux): preflight transcripts before some finals.
+    if (rng.chance(0.5)) {
+      for (const segment of scenario.user ?? []) {
+        if (rng.chance(0.5)) segment.sttPreflightMs = rng.ms(0, segment.sttDelayMs ?? 300, 10);
+      }
+    }
+  }
   if (scenario.session && rng.chance(0.25)) {
     scenario.session.interruptionDetector = 'local';
     // Acknowledgements said over the agent, at the lengths people say them.

@@ -104,6 +104,11 @@ export interface UserSpeech {
   transcript: string;
   /** From the end of the speech to its final transcript. Default: the STT's. */
   sttDelayMs?: number;
+  /**
+   * From the end of the speech to the recognizer's eager end of turn (a `preflight_transcript` of the
+   * same text), when it comes before the final. Default: none.
+   */
+  sttPreflightMs?: number;
   emptyFinal?: boolean;
   noFinal?: boolean;
 }

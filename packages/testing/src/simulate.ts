@@ -150,6 +150,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
       transcript: u.transcript,
       durationMs: u.endMs - u.startMs,
       finalDelayMs: j(u.sttDelayMs ?? scenario.stt?.finalDelayMs, 300),
+      ...(u.sttPreflightMs !== undefined ? { preflightDelayMs: u.sttPreflightMs } : {}),
       ...(u.emptyFinal ? { emptyFinal: true } : {}),
       ...(u.noFinal ? { noFinal: true } : {}),
     })),

@@ -8,7 +8,8 @@ const MS_PER_S = 1000;
 /**
  * One Flux stream (`/v2/listen`): Deepgram decides the end of the turn. `TurnInfo` events become:
  * - `StartOfTurn` → `start_of_speech`;
- * - `Update`, `EagerEndOfTurn` → `interim_transcript` (the core has no eager end-of-turn signal yet);
+ * - `Update` → `interim_transcript`; `EagerEndOfTurn` → `preflight_transcript`, on which the session
+ *   can start its reply early (`turnHandling.preemptiveGeneration`);
  * - `TurnResumed` → nothing: the turn goes on;
  * - `EndOfTurn` → `final_transcript` then `end_of_speech`, which is what `turnDetection: 'stt'` commits on.
  * `flush()` sends `ForceEndTurn`. Flux's `CloseStream` does not end the turn in progress, so after
@@ -68,7 +69,8 @@ export class DeepgramFluxStream extends DeepgramSocketStream {
         }
         if (alternative.text !== '') {
           this.lastUpdate = alternative;
-          events.push({ type: 'interim_transcript', alternatives: [alternative] });
+          const type = event === 'EagerEndOfTurn' ? 'preflight_transcript' : 'interim_transcript';
+          events.push({ type, alternatives: [alternative] });
         }
         break;
       case 'EndOfTurn':

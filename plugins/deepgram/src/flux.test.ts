@@ -54,7 +54,7 @@ describe('DeepgramFluxSTT', () => {
     expect(connection.closeStreams).toBe(1);
   });
 
-  it('an eager end of turn is an interim; a resumed turn ends once, with every word', async () => {
+  it('an eager end of turn is a preflight transcript; a resumed turn ends once, with every word', async () => {
     const stream = flux({ eagerEotThreshold: 0.5 }).stream({ sampleRate: 16_000 });
     const result = collect(stream);
     // A 300 ms pause: past the fake's eager point (200 ms), before its end of turn (500 ms).
@@ -66,6 +66,11 @@ describe('DeepgramFluxSTT', () => {
     const { events } = await result;
     expect(server.connections[0]!.sent.some((m) => m.includes('"EagerEndOfTurn"'))).toBe(true);
     expect(server.connections[0]!.sent.some((m) => m.includes('"TurnResumed"'))).toBe(true);
+    // Eager at each pause: the first is taken back by TurnResumed, the second is confirmed by EndOfTurn.
+    expect(events.filter((e) => e.type === 'preflight_transcript').map(show)).toEqual([
+      'preflight_transcript:book a',
+      'preflight_transcript:book a table',
+    ]);
     expect(events.filter((e) => e.type === 'final_transcript').map(show)).toEqual([
       'final_transcript:book a table',
     ]);

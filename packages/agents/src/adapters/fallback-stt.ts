@@ -145,7 +145,7 @@ class FallbackSTTStream implements STTStream {
           for await (const event of attempt.stream) {
             // Only a transcript shows the recognizer works: a wrapped batch recognizer's speech events
             // come from the VAD, and counting them would let two failing providers swap forever.
-            if (event.type === 'interim_transcript' || event.type === 'final_transcript') {
+            if (event.type !== 'start_of_speech' && event.type !== 'end_of_speech') {
               this.streak.progress(attempt.index);
             }
             if (event.type === 'start_of_speech') inSpeech = true;

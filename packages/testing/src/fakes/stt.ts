@@ -20,6 +20,11 @@ export interface FakeUtterance {
   emptyFinal?: boolean;
   /** No final transcript at all for this utterance (only interims). */
   noFinal?: boolean;
+  /**
+   * From the last voiced audio to an eager end of turn (`preflight_transcript` of the final's text), when
+   * shorter than the final's delay. Default: none.
+   */
+  preflightDelayMs?: number;
 }
 
 export interface FakeSTTOptions {
@@ -216,6 +221,14 @@ class FakeSTTStream implements STTStream {
     const utterance = this.utterance(heard);
     if (utterance.noFinal) return;
     const text = utterance.emptyFinal ? '' : this.textOf(heard);
+    // The eager end of turn keeps its lead on the final, however late the final is scheduled.
+    const lead =
+      (utterance.finalDelayMs ?? this.options.finalDelayMs ?? 300) - (utterance.preflightDelayMs ?? 0);
+    if (utterance.preflightDelayMs !== undefined && lead > 0 && text !== '') {
+      this.later(Math.max(0, delayMs - lead), () => {
+        this.emit({ type: 'preflight_transcript', alternatives: [this.alternative(text)] });
+      });
+    }
     this.later(delayMs, () => {
       this.emit({ type: 'final_transcript', alternatives: [this.alternative(text)] });
       if (this.options.speechEvents) this.emit({ type: 'end_of_speech' });

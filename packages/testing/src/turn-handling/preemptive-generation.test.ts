@@ -40,6 +40,29 @@ describe('preemptive generation (issue #19)', () => {
     expect(latency(off) - latency(on)).toBe(300);
   });
 
+  it("starts on the recognizer's eager end of turn (a preflight transcript), before the final", async () => {
+    const eager = question(true, {
+      user: [
+        {
+          startMs: 1000,
+          endMs: 2000,
+          transcript: 's0z what time is it',
+          sttDelayMs: 600,
+          sttPreflightMs: 250,
+        },
+      ],
+    });
+    const r = await run(eager);
+    const started = all(r.log, 'preemptive_generation_started');
+    // The final comes 600 ms after the speech; the eager end of turn 250 ms after it.
+    expect(started.map((e) => [e.atMs, e.transcript])).toEqual([[2250, 's0z what time is it']]);
+    expect(all(r.log, 'preemptive_generation_used').map((e) => e.speechId)).toEqual(['speech_1']);
+    expect(all(r.log, 'user_turn_committed').map((e) => e.transcript)).toEqual(['s0z what time is it']);
+    expect(said(r.history)).toEqual(["It's noon."]);
+    // The preflight ends nothing: the turn still commits at the min delay after the speech.
+    expect(all(r.log, 'user_turn_committed')[0]!.atMs).toBe(2800);
+  });
+
   it('the user going on discards it; the next final starts it again, and the turn gets one reply', async () => {
     const r = await run(
       question(true, {

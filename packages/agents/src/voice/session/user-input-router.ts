@@ -56,6 +56,7 @@ export class UserInputRouter {
         if (!hasVad) policy.onUserSpeechEnded();
         break;
       case 'interim_transcript':
+      case 'preflight_transcript':
       case 'final_transcript': {
         const best = event.alternatives[0];
         const text = best?.text ?? '';
@@ -73,6 +74,7 @@ export class UserInputRouter {
         if (heard && !hasVad) policy.onRecognizerHeardSpeech(!this.recognizerReportsSpeech);
         if (heard) policy.onUserTranscript(`${tracker.heardBefore} ${text}`, best?.language);
         if (event.type === 'interim_transcript') tracker.onInterimTranscript(text, best?.language);
+        else if (event.type === 'preflight_transcript') tracker.onPreflightTranscript(text, best?.language);
         else tracker.onFinalTranscript(text, best?.language, best?.confidence);
         // Without a VAD or speech events, a final is all that ends the utterance its transcripts began.
         if (isFinal && heard && !hasVad && !this.recognizerReportsSpeech) policy.onUserSpeechEnded();

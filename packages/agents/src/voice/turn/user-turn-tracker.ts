@@ -184,6 +184,16 @@ export class UserTurnTracker {
     this.deps.listener.pendingTurnChanged(this.pendingTranscript, 'interim');
   }
 
+  /**
+   * The recognizer's eager end of turn: still an interim for endpointing (it ends nothing), but worth
+   * starting a speculative reply for, as a final would be.
+   */
+  onPreflightTranscript(text: string, language: string | undefined): void {
+    this.interim = text;
+    this.language = language ?? this.language;
+    this.deps.listener.pendingTurnChanged(this.pendingTranscript, 'final');
+  }
+
   onFinalTranscript(text: string, language: string | undefined, confidence?: number): void {
     this.language = language ?? this.language;
     this.awaitingFinal = false;

@@ -1,0 +1,110 @@
+// The bench's smoke test: the smallest run of every figure (Voxwire from its sources, LiveKit's one
+// session beside it) must finish and print the whole table. It never asserts a figure: a shared CI
+// machine cannot say anything about performance, only that the bench still measures.
+import { execFile, execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { FRAME_SAMPLES, RATE, timeline } from './audio.mjs';
+import { holds, sessionsHeld } from './table.mjs';
+
+const run = promisify(execFile);
+const bench = fileURLToPath(new URL('./bench.mjs', import.meta.url));
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+
+const missing = ['espeak-ng', 'sox'].filter((tool) => {
+  try {
+    execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
+    return false;
+  } catch {
+    return true;
+  }
+});
+// Under CI a missing tool fails the run (as the other real-speech suites do) instead of skipping.
+const skip = missing.length > 0 && !process.env.CI;
+if (skip) console.warn(`bench smoke test skipped: apt-get install -y ${missing.join(' ')}`);
+
+describe.skipIf(skip)('bench audio', () => {
+  it('lays turns out with known speech positions and silence between them', () => {
+    const t = timeline({ kind: 'conversation', cycle: 2 });
+    expect(t.samples.length).toBe(2 * 8 * RATE);
+    const first = t.turns[0];
+    expect(first.bargeIn).toBeDefined();
+    expect(t.turns[1].bargeIn).toBeUndefined();
+    // Speech exactly where the layout says, digital silence right after the last speech sample.
+    expect(Math.abs(t.samples[first.lastSpeech])).toBeGreaterThan(0);
+    expect(t.samples.subarray(first.lastSpeech + 1, first.bargeIn?.start).every((s) => s === 0)).toBe(true);
+    expect(first.bargeIn?.start).toBe(first.lastSpeech + 1 + 0.8 * RATE);
+    expect(FRAME_SAMPLES).toBe(RATE / 50);
+  });
+
+  it('repeats the same turns after a warm-up turn, so runs of any length hear the same words', () => {
+    const t = timeline({ kind: 'conversation', cycle: 3, repeats: 2, warmup: true });
+    expect(t.turns.map((turn) => turn.warmup)).toEqual([true, false, false, false, false, false, false]);
+    expect(t.turns[4].text).toBe(t.turns[1].text);
+    expect(t.turns[4].lastSpeech - t.turns[4].start).toBe(t.turns[1].lastSpeech - t.turns[1].start);
+    expect(t.turns.map((turn) => turn.bargeIn !== undefined)).toEqual([
+      true,
+      true,
+      false,
+      true,
+      true,
+      false,
+      true,
+    ]);
+  });
+
+  it('puts a pause inside every hesitant turn of the endpointing timeline', () => {
+    const t = timeline({ kind: 'endpointing', cycle: 2 });
+    const hesitant = t.turns[1];
+    expect(hesitant.parts).toHaveLength(2);
+    const [a, b] = hesitant.parts;
+    expect(b.start - a.end - 1).toBe(RATE); // 1000 ms
+    expect(t.samples.subarray(a.end + 1, b.start).every((s) => s === 0)).toBe(true);
+  });
+});
+
+describe('session-count rule', () => {
+  const base = { framework: 'voxwire', variant: 'vad', kind: 'conversation', utterancesPerSession: 10 };
+  const at = (sessions: number, p95: number, missedReplies = 0) => ({
+    ...base,
+    sessions,
+    latencyMs: { p95 },
+    problems: { missedReplies },
+  });
+  it('holds while p95 stays within 20 ms of one session and replies arrive', () => {
+    const one = at(1, 600);
+    expect(holds(at(10, 620), one)).toBe(true);
+    expect(holds(at(10, 621), one)).toBe(false);
+    expect(holds(at(100, 600, 50), one)).toBe(false);
+    expect(sessionsHeld([one, at(10, 610), at(25, 615), at(100, 700), at(300, 605)], 'voxwire')).toBe(25);
+  });
+});
+
+describe.skipIf(skip)('bench smoke run', () => {
+  it('runs a tiny version of every figure and prints the table', async () => {
+    const { stdout } = await run(process.execPath, [bench, '--smoke', '--source', '--endpointing'], {
+      cwd: root,
+      timeout: 170_000,
+      maxBuffer: 16 * 1024 * 1024,
+      env: { ...process.env, NODE_NO_WARNINGS: '1' },
+    });
+    for (const heading of [
+      '1. Reply latency',
+      '2./3. Sessions per process',
+      '4. Interruption',
+      '5. @voxwire/testing',
+      '6. Endpointing',
+    ]) {
+      expect(stdout).toContain(heading);
+    }
+    // Measured, whatever the values: a latency, a CPU figure, a simulation speed, every variant's row.
+    expect(stdout).toMatch(/^ {3}median\s+\d+ ms/m);
+    expect(stdout).toMatch(/^ {3}1\s+voxwire\s+\d+ ms\s+\d+ ms\s+\d+\/\d+\s+\d+\.\d+/m);
+    expect(stdout).toMatch(/simulated seconds per CPU second\s+\d+x/);
+    expect(stdout).toMatch(/soak 1 simulated min/);
+    for (const variant of ['vad-ttft300', 'preemptive', 'turn-detector']) {
+      expect(stdout).toMatch(new RegExp(`^ {3}${variant}\\s+voxwire\\s+(\\d+ ms|not available)`, 'm'));
+    }
+  }, 180_000);
+});

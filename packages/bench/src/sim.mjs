@@ -1,0 +1,184 @@
+// Figure 5, Voxwire only (LiveKit has no virtual-time harness): run in a fresh process with --expose-gc.
+//   node --expose-gc src/sim.mjs '{"mode":"speed","simulatedSeconds":160}'
+//     simulate() from @voxwire/testing on a scripted conversation: simulated seconds per CPU second.
+//   node --expose-gc src/sim.mjs '{"mode":"soak","minutes":60}'
+//     one session on a VirtualClock for 60 simulated minutes, a turn every 12 s, with an audio consumer
+//     that stalls for seconds every few replies and then resumes; heap and RSS sampled after GC every
+//     5 simulated minutes. Prints one JSON line.
+import { Agent, AgentSession, VirtualClock } from '@voxwire/agents';
+import {
+  FakeAudioInput,
+  FakeAudioOutput,
+  FakeLLM,
+  FakeSTT,
+  FakeTTS,
+  MAX_SEGMENT_CODE,
+  ScriptedVAD,
+  simulate,
+} from '@voxwire/testing';
+import { REPLY } from './settings.mjs';
+
+const config = JSON.parse(process.argv[2] ?? '{}');
+const gc = globalThis.gc ?? (() => {});
+const cpuMs = (since) => {
+  const u = process.cpuUsage(since);
+  return (u.user + u.system) / 1000;
+};
+
+function conversation(seconds) {
+  const user = [];
+  for (let t = 0, at = 500; at + 2500 < seconds * 1000; t++, at += 8000) {
+    user.push({ startMs: at, endMs: at + 2000, transcript: `question number ${t}` });
+    // Every other turn the user cuts the reply short.
+    if (t % 2 === 1) user.push({ startMs: at + 3300, endMs: at + 4300, transcript: 'wait, one more thing' });
+  }
+  return {
+    name: 'bench-speed',
+    user,
+    llm: { fallback: { text: REPLY, ttftMs: 300 } },
+    session: { userAwayTimeout: null },
+    endMs: seconds * 1000,
+  };
+}
+
+async function speed() {
+  const scenario = conversation(config.simulatedSeconds ?? 160);
+  const runs = [];
+  // The first run compiles; then runs until there is at least two seconds of CPU to divide by.
+  await simulate(scenario);
+  let total = 0;
+  while (runs.length < 3 || total < (config.minCpuMs ?? 2000)) {
+    const c0 = process.cpuUsage();
+    const result = await simulate(scenario);
+    const cpu = cpuMs(c0);
+    total += cpu;
+    runs.push({ simulatedMs: result.simulatedMs, cpuMs: cpu, violations: result.violations.length });
+    if (runs.length >= 50) break;
+  }
+  const speeds = runs.map((r) => r.simulatedMs / r.cpuMs).sort((a, b) => a - b);
+  return {
+    mode: 'speed',
+    runs: runs.length,
+    simulatedSecondsPerRun: runs[0].simulatedMs / 1000,
+    speedMedian: speeds[Math.floor(speeds.length / 2)],
+    violations: runs.reduce((n, r) => n + r.violations, 0),
+  };
+}
+
+/** Stalls its consumer for `stallMs` at the start of every `every`-th reply, then plays on. */
+class StallingOutput extends FakeAudioOutput {
+  constructor(options, every, stallMs) {
+    super(options);
+    this.clockRef = options.clock;
+    this.every = every;
+    this.stallMs = stallMs;
+    this.segments = 0;
+    this.stalls = 0;
+    this.inSegmentNow = false;
+  }
+  async onCaptureFrame(frame) {
+    if (!this.inSegment || !this.inSegmentNow) {
+      this.inSegmentNow = true;
+      if (this.every > 0 && ++this.segments % this.every === 0) {
+        this.stalls++;
+        await this.clockRef.sleep(this.stallMs);
+      }
+    }
+    return super.onCaptureFrame(frame);
+  }
+  onFlush() {
+    this.inSegmentNow = false;
+    super.onFlush();
+  }
+  onClearBuffer() {
+    this.inSegmentNow = false;
+    super.onClearBuffer();
+  }
+}
+
+async function soak() {
+  const minutes = config.minutes ?? 60;
+  const endMs = minutes * 60_000;
+  const clock = new VirtualClock();
+  const segments = [];
+  const utterances = [];
+  // A turn every 12 s: @voxwire/testing's fake microphone encodes at most MAX_SEGMENT_CODE + 1 (319)
+  // utterances, which a turn every 10 s would exceed within the hour.
+  const periodMs = Math.max(12_000, Math.ceil(endMs / (MAX_SEGMENT_CODE + 1)));
+  for (let at = 1000, t = 0; at + 3000 < endMs; at += periodMs, t++) {
+    segments.push({ startMs: at, endMs: at + 2000 });
+    utterances.push({ transcript: `question number ${t}`, durationMs: 2000 });
+  }
+  const input = new FakeAudioInput({ clock, segments, endAtMs: endMs });
+  const output = new StallingOutput({ clock, bufferMs: 200 }, config.stallEvery ?? 5, config.stallMs ?? 3000);
+  const fakeLLM = new FakeLLM({ clock, replies: [], fallback: { text: REPLY, ttftMs: 300 } });
+  const session = new AgentSession({
+    clock,
+    vad: new ScriptedVAD(),
+    stt: new FakeSTT({ clock, utterances }),
+    llm: fakeLLM,
+    tts: new FakeTTS({ clock }),
+    userAwayTimeout: null,
+  });
+  let replies = 0;
+  session.on('agent_state_changed', (e) => {
+    if (e.newState === 'speaking') replies++;
+  });
+  const samples = [];
+  const sample = () => {
+    // The fakes keep a record of every frame played and every request (for tests to inspect): harness
+    // bookkeeping that grows by design, emptied here so the samples weigh the session alone.
+    output.frames.length = 0;
+    fakeLLM.requests.length = 0;
+    gc();
+    gc();
+    const m = process.memoryUsage();
+    samples.push({
+      minute: clock.now() / 60_000,
+      heapUsed: m.heapUsed,
+      heapTotal: m.heapTotal,
+      rss: m.rss,
+      external: m.external,
+      arrayBuffers: m.arrayBuffers,
+    });
+  };
+  const c0 = process.cpuUsage();
+  await session.start({
+    agent: new Agent({ instructions: 'You are the bench agent.' }),
+    input: { audio: input },
+    output: { audio: output },
+  });
+  sample();
+  const every = clock.setRepeatingTimer(5 * 60_000, sample);
+  await clock.sleep(endMs + 5000);
+  every.cancel();
+  const cpu = cpuMs(c0);
+  const historyItems = session.history.items.length;
+  // What the history holds as data, to read the heap's growth against (the history grows by design).
+  const historyJsonBytes = JSON.stringify(session.history.items).length;
+  await session.close();
+  // Growth between the 10th simulated minute (everything warmed up) and the end.
+  const from = samples.find((s) => s.minute >= 10) ?? samples[0];
+  const to = samples.at(-1);
+  return {
+    mode: 'soak',
+    minutes,
+    turns: segments.length,
+    replies,
+    stalls: output.stalls,
+    historyItems,
+    historyJsonBytes,
+    cpuMs: cpu,
+    speed: endMs / cpu,
+    heapGrowthBytes: to.heapUsed - from.heapUsed,
+    heapTotalGrowthBytes: to.heapTotal - from.heapTotal,
+    rssGrowthBytes: to.rss - from.rss,
+    fromMinute: from.minute,
+    toMinute: to.minute,
+    samples,
+  };
+}
+
+const result = config.mode === 'soak' ? await soak() : await speed();
+process.stdout.write(`${JSON.stringify(result)}\n`);
+process.exit(0);

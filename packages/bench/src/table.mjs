@@ -1,0 +1,368 @@
+// Turns the cases' JSON lines into the printed table: figures side by side, the ratio of the two, and
+// Voxwire's target with pass/fail. Pure functions of the results, so the smoke test can check them.
+import { configuredFloorMs, VARIANTS } from './settings.mjs';
+
+const MiB = 1024 * 1024;
+const isNum = (v) => typeof v === 'number' && Number.isFinite(v);
+const ms = (v, digits = 0) => (isNum(v) ? `${v.toFixed(digits)} ms` : '-');
+const ratio = (a, b) => (isNum(a) && isNum(b) && b !== 0 ? `${(a / b).toFixed(2)}x` : '-');
+const mib = (v) => (isNum(v) ? `${(v / MiB).toFixed(2)} MiB` : '-');
+const verdict = (ok) => (ok === undefined ? '' : ok ? 'pass' : 'FAIL');
+
+function pad(rows) {
+  const widths = [];
+  for (const row of rows) {
+    row.forEach((cell, i) => {
+      widths[i] = Math.max(widths[i] ?? 0, String(cell).length);
+    });
+  }
+  return rows.map((row) =>
+    row
+      .map((cell, i) => String(cell).padEnd(widths[i]))
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
+/** The one-session case (or the smallest) of a framework. */
+const single = (cases, framework) =>
+  cases
+    .filter((c) => c.framework === framework && c.variant === 'vad' && c.kind === 'conversation')
+    .sort((a, b) => a.sessions - b.sessions)[0];
+const at = (cases, framework, n) =>
+  cases.find(
+    (c) => c.framework === framework && c.variant === 'vad' && c.kind === 'conversation' && c.sessions === n,
+  );
+
+/** Largest session count whose p95 stayed within 20 ms of the one-session p95, with no missed replies. */
+export function sessionsHeld(cases, framework) {
+  const one = single(cases, framework);
+  if (!one?.latencyMs.p95) return undefined;
+  let held;
+  for (const c of cases
+    .filter((c) => c.framework === framework && c.variant === 'vad' && c.kind === 'conversation')
+    .sort((a, b) => a.sessions - b.sessions)) {
+    if (!holds(c, one)) break;
+    held = c.sessions;
+  }
+  return held;
+}
+
+/** How far each count's p95 rose above one session's, e.g. `+22 ms at 10, +6 ms at 25`. */
+function p95Deltas(cases, framework) {
+  const one = single(cases, framework);
+  if (!isNum(one?.latencyMs.p95)) return '-';
+  const deltas = cases
+    .filter((c) => c.framework === framework && c.variant === 'vad' && c.kind === 'conversation' && c !== one)
+    .sort((a, b) => a.sessions - b.sessions)
+    .map((c) => {
+      const d = c.latencyMs.p95 - one.latencyMs.p95;
+      return isNum(d) ? `${d >= 0 ? '+' : ''}${d.toFixed(0)} ms at ${c.sessions}` : `failed at ${c.sessions}`;
+    });
+  return deltas.length ? deltas.join(', ') : 'one session only';
+}
+
+/** A case holds when its p95 is within 20 ms of one session's and (almost) every turn got its reply. */
+export function holds(c, one) {
+  if (!isNum(c.latencyMs.p95) || !isNum(one.latencyMs.p95)) return false;
+  const turns = c.sessions * c.utterancesPerSession;
+  return c.latencyMs.p95 <= one.latencyMs.p95 + 20 && c.problems.missedReplies <= Math.max(1, turns * 0.02);
+}
+
+export function renderTable({ header, cases, sims = {}, frameworks, requested }) {
+  const out = [...header, ''];
+  const [vx, lk] = ['voxwire', 'livekit'];
+  const hasLk = frameworks.includes(lk);
+  const cols = hasLk
+    ? ['figure', 'voxwire', 'livekit', 'vx/lk', 'voxwire target']
+    : ['figure', 'voxwire', 'voxwire target'];
+  const row = (label, v, l, target, ok, r) =>
+    hasLk
+      ? [label, v, l, r ?? '', target ? `${target} ${verdict(ok)}` : '']
+      : [label, v, target ? `${target} ${verdict(ok)}` : ''];
+
+  const v1 = single(cases, vx);
+  const l1 = hasLk ? single(cases, lk) : undefined;
+  if (requested.has('latency')) {
+    out.push(
+      `1. Reply latency, ${v1?.sessions ?? 1} session: push of the frame holding the last speech sample -> first agent audio frame`,
+    );
+    if (!v1) out.push('   not measured');
+    else {
+      const floor = configuredFloorMs(VARIANTS.vad);
+      const added = (c) => (c && isNum(c.latencyMs.p50) ? c.latencyMs.p50 - floor : undefined);
+      const vadPart = (c) => (c && isNum(c.commitMs.p50) ? c.commitMs.p50 - floor : undefined);
+      const rows = [
+        cols,
+        row(
+          'median',
+          ms(v1.latencyMs.p50),
+          ms(l1?.latencyMs.p50),
+          '',
+          undefined,
+          ratio(v1.latencyMs.p50, l1?.latencyMs.p50),
+        ),
+        row(
+          'p95',
+          ms(v1.latencyMs.p95),
+          ms(l1?.latencyMs.p95),
+          '',
+          undefined,
+          ratio(v1.latencyMs.p95, l1?.latencyMs.p95),
+        ),
+        row(
+          `added beyond configured ${floor} ms, median`,
+          ms(added(v1), 1),
+          ms(added(l1), 1),
+          '<= 5 ms',
+          isNum(added(v1)) ? added(v1) <= 5 : undefined,
+          ratio(added(v1), added(l1)),
+        ),
+        row(
+          '  of it: VAD end + endpointing (commit)',
+          ms(vadPart(v1), 1),
+          ms(vadPart(l1), 1),
+          '',
+          undefined,
+          ratio(vadPart(v1), vadPart(l1)),
+        ),
+        row(
+          '  of it: reply path (commit -> audio)',
+          ms(v1.replyPathMs.p50, 1),
+          ms(l1?.replyPathMs.p50, 1),
+          '',
+          undefined,
+          ratio(v1.replyPathMs.p50, l1?.replyPathMs.p50),
+        ),
+        row('turns measured', String(v1.latencyMs.n), String(l1?.latencyMs.n ?? '-'), ''),
+      ];
+      out.push(...pad(rows).map((l) => `   ${l}`));
+    }
+    out.push('');
+  }
+
+  if (requested.has('scale') || requested.has('resources')) {
+    out.push(
+      '2./3. Sessions per process (p95 within 20 ms of one session, <= 2% replies missed), CPU, memory, event loop',
+    );
+    const counts = [
+      ...new Set(
+        cases.filter((c) => c.variant === 'vad' && c.kind === 'conversation').map((c) => c.sessions),
+      ),
+    ].sort((a, b) => a - b);
+    const rows = [
+      [
+        'sessions',
+        'framework',
+        'p50',
+        'p95',
+        'missed',
+        'CPU ms/conv-s/session',
+        'vx/lk CPU',
+        'heap/session',
+        'RSS/session',
+        'loop lag p99',
+        'holds',
+      ],
+    ];
+    for (const n of counts) {
+      for (const fw of frameworks) {
+        const c = at(cases, fw, n);
+        if (!c) continue;
+        const one = single(cases, fw);
+        const other = at(cases, fw === vx ? lk : vx, n);
+        rows.push([
+          String(n),
+          fw,
+          ms(c.latencyMs.p50),
+          ms(c.latencyMs.p95),
+          `${c.problems.missedReplies}/${c.sessions * c.utterancesPerSession}`,
+          c.cpuMsPerConversationSecond.toFixed(2),
+          fw === vx && other ? ratio(c.cpuMsPerConversationSecond, other.cpuMsPerConversationSecond) : '',
+          mib(c.heapPerSessionBytes),
+          mib(c.rssPerSessionBytes),
+          ms(c.loopLagP99Ms, 1),
+          holds(c, one) ? 'yes' : 'no',
+        ]);
+      }
+    }
+    const failed = cases.filter((c) => c.failed);
+    out.push(...pad(rows).map((l) => `   ${l}`));
+    for (const f of failed) out.push(`   ${f.framework} at ${f.sessions} sessions: ${f.failed}`);
+    const driver = cases.filter((c) => c.framework === 'driver');
+    for (const d of driver) {
+      out.push(
+        `   pacing driver alone at ${d.sessions} sessions: ${d.cpuMsPerConversationSecond.toFixed(3)} ms CPU per conversation-second (included in the rows above)`,
+      );
+    }
+    const heldV = sessionsHeld(cases, vx);
+    const heldL = hasLk ? sessionsHeld(cases, lk) : undefined;
+    const cpuRatio = (n) => {
+      const a = at(cases, vx, n);
+      const b = at(cases, lk, n);
+      return a && b ? a.cpuMsPerConversationSecond / b.cpuMsPerConversationSecond : undefined;
+    };
+    const memOk = cases
+      .filter(
+        (c) => c.framework === vx && c.variant === 'vad' && c.kind === 'conversation' && c.sessions >= 10,
+      )
+      .map((c) => Math.max(c.heapPerSessionBytes, c.rssPerSessionBytes) <= MiB);
+    const targets = [
+      ['target', 'measured', 'verdict'],
+      [
+        '>= 500 sessions per process, p95 within 20 ms of one session',
+        `voxwire held ${heldV ?? '-'} (p95 beyond one session's: ${p95Deltas(cases, vx)})${hasLk ? `; livekit held ${heldL ?? '-'} (${p95Deltas(cases, lk)})` : ''}`,
+        verdict(heldV === undefined ? undefined : heldV >= 500),
+      ],
+      [
+        'CPU per conversation-second <= 0.3x LiveKit at 1 session',
+        ratio(cpuRatio(1), 1),
+        verdict(isNum(cpuRatio(1)) ? cpuRatio(1) <= 0.3 : undefined),
+      ],
+      [
+        'CPU per conversation-second <= 0.1x LiveKit at 25 sessions',
+        isNum(cpuRatio(25)) ? ratio(cpuRatio(25), 1) : '- (not both measured at 25)',
+        verdict(isNum(cpuRatio(25)) ? cpuRatio(25) <= 0.1 : undefined),
+      ],
+      [
+        '<= 1 MiB per session (heap and RSS) from 10 sessions up',
+        `${memOk.filter(Boolean).length}/${memOk.length} cases`,
+        verdict(memOk.length ? memOk.every(Boolean) : undefined),
+      ],
+    ];
+    out.push('', ...pad(targets).map((l) => `   ${l}`), '');
+  }
+
+  if (requested.has('interruption')) {
+    out.push(
+      '4. Interruption: the frame where the barge-in has lasted 500 ms (the threshold) is pushed -> output cleared',
+    );
+    const rows = [cols];
+    for (const n of [
+      ...new Set(cases.filter((c) => c.framework === vx && c.variant === 'vad').map((c) => c.sessions)),
+    ]
+      .sort((a, b) => a - b)
+      .slice(0, 3)) {
+      const a = at(cases, vx, n);
+      const b = hasLk ? at(cases, lk, n) : undefined;
+      if (!a) continue;
+      rows.push(
+        row(
+          `${n} session(s), median`,
+          ms(a.interruptionMs.p50),
+          ms(b?.interruptionMs.p50),
+          '',
+          undefined,
+          ratio(a.interruptionMs.p50, b?.interruptionMs.p50),
+        ),
+      );
+      rows.push(
+        row(
+          `${n} session(s), p95`,
+          ms(a.interruptionMs.p95),
+          ms(b?.interruptionMs.p95),
+          '',
+          undefined,
+          ratio(a.interruptionMs.p95, b?.interruptionMs.p95),
+        ),
+      );
+      rows.push(
+        row(
+          `${n} session(s), barge-ins not cut`,
+          `${a.problems.uncutBargeIns}/${a.interruptionMs.n + a.problems.uncutBargeIns}`,
+          b ? `${b.problems.uncutBargeIns}/${b.interruptionMs.n + b.problems.uncutBargeIns}` : '-',
+          '',
+        ),
+      );
+    }
+    out.push(...pad(rows).map((l) => `   ${l}`), '');
+  }
+
+  if (requested.has('sim') || requested.has('soak')) {
+    out.push('5. @voxwire/testing (Voxwire only: LiveKit has no virtual-time harness)');
+    const rows = [['figure', 'voxwire', 'target']];
+    if (requested.has('sim')) {
+      const s = sims.speed;
+      rows.push([
+        'simulate(): simulated seconds per CPU second',
+        s
+          ? `${Math.round(s.speedMedian)}x (${s.runs} runs of ${s.simulatedSecondsPerRun} s)`
+          : 'not measured',
+        s ? `>= 5000x ${verdict(s.speedMedian >= 5000)}` : '',
+      ]);
+    }
+    if (requested.has('soak')) {
+      const k = sims.soak;
+      if (!k) rows.push(['soak', 'not measured', '']);
+      else {
+        // Flat: under 2 MiB of used heap and 8 MiB of RSS gained after the 10th simulated minute.
+        const flat = k.heapGrowthBytes <= 2 * MiB && k.rssGrowthBytes <= 8 * MiB;
+        const signed = (v) => `${v >= 0 ? '+' : ''}${mib(v)}`;
+        const reserved = isNum(k.heapTotalGrowthBytes)
+          ? `, V8 heap reserved ${signed(k.heapTotalGrowthBytes)}`
+          : '';
+        rows.push([
+          `soak ${k.minutes} simulated min, ${k.turns} turns, ${k.stalls} consumer stalls of 3 s`,
+          `heap used ${signed(k.heapGrowthBytes)}, RSS ${signed(k.rssGrowthBytes)}${reserved} (min ${k.fromMinute}-${k.toMinute}; history ${k.historyItems} items), ${k.replies} replies, ${Math.round(k.speed)}x`,
+          `flat (heap <= 2 MiB, RSS <= 8 MiB) ${verdict(flat)}`,
+        ]);
+      }
+    }
+    out.push(...pad(rows).map((l) => `   ${l}`), '');
+  }
+
+  out.push(
+    '6. Endpointing: VAD only vs turn-detector preset vs preemptive generation (LLM time to first token 300 ms, 1 session)',
+  );
+  if (!requested.has('endpointing')) out.push('   not run (add --endpointing)');
+  else {
+    const rows = [
+      [
+        'variant',
+        'framework',
+        'latency p50 (complete)',
+        'p95',
+        'commit p50',
+        'latency p50 (hesitant)',
+        'cut-offs: audible / commits',
+        'target',
+      ],
+    ];
+    for (const name of ['vad-ttft300', 'preemptive', 'turn-detector']) {
+      for (const fw of frameworks) {
+        const c = cases.find((x) => x.framework === fw && x.variant === name && x.kind === 'endpointing');
+        if (!c || c.unavailable || c.failed) {
+          rows.push([
+            name,
+            fw,
+            c?.unavailable
+              ? `not available: ${c.unavailable}`
+              : c?.failed
+                ? `failed: ${c.failed}`
+                : 'not run',
+            '',
+            '',
+            '',
+            '',
+            '',
+          ]);
+          continue;
+        }
+        const target =
+          name === 'turn-detector' && fw === vx ? `commit < 300 ms ${verdict(c.commitMs.p50 < 300)}` : '';
+        rows.push([
+          name,
+          fw,
+          ms(c.latencyMs.p50),
+          ms(c.latencyMs.p95),
+          ms(c.commitMs.p50),
+          ms(c.latencyHesitantMs.p50),
+          `${c.problems.premature} / ${c.problems.prematureCommits} in ${c.hesitantPerSession * c.sessions} hesitant turns`,
+          target,
+        ]);
+      }
+    }
+    out.push(...pad(rows).map((l) => `   ${l}`));
+  }
+  return out.join('\n');
+}
