@@ -463,6 +463,15 @@ type STTEvent =
     type: 'interim_transcript';
     alternatives: readonly SpeechAlternative[];
 }
+/**
+ * An eager end of turn: the recognizer expects this to be the turn's final text but may still revise
+ * it. The session may start its reply speculatively (`turnHandling.preemptiveGeneration`); the turn
+ * does not end on it. A final transcript follows, or more interims when the user goes on.
+ */
+ | {
+    type: 'preflight_transcript';
+    alternatives: readonly SpeechAlternative[];
+}
 /** A transcript the provider will not revise. One utterance may produce several. */
  | {
     type: 'final_transcript';

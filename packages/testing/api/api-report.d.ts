@@ -289,6 +289,11 @@ interface FakeUtterance {
     emptyFinal?: boolean;
     /** No final transcript at all for this utterance (only interims). */
     noFinal?: boolean;
+    /**
+     * From the last voiced audio to an eager end of turn (`preflight_transcript` of the final's text), when
+     * shorter than the final's delay. Default: none.
+     */
+    preflightDelayMs?: number;
 }
 interface FakeSTTOptions {
     clock: Clock;
@@ -607,6 +612,11 @@ interface UserSpeech {
     transcript: string;
     /** From the end of the speech to its final transcript. Default: the STT's. */
     sttDelayMs?: number;
+    /**
+     * From the end of the speech to the recognizer's eager end of turn (a `preflight_transcript` of the
+     * same text), when it comes before the final. Default: none.
+     */
+    sttPreflightMs?: number;
     emptyFinal?: boolean;
     noFinal?: boolean;
 }
