@@ -95,7 +95,7 @@ export class SessionRuntime implements AudioInputControl, AudioOutputControl {
     this.inFlight = new InFlightTasks((error) => reporter.error(errorSourceOf(error), error, true));
     const agents = new ActiveAgent(session, options.agent);
     const log = new ConversationLog(session, agents);
-    const gate = new PlayoutGate(clock);
+    const gate = new PlayoutGate();
     const threads = new ConversationThreads();
     const inFlight = this.inFlight;
 

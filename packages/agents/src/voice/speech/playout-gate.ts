@@ -1,4 +1,4 @@
-import { abortReason, type Clock } from '../../time/clock.js';
+import { abortReason } from '../../time/clock.js';
 
 /**
  * Holds back the frames of the playing speech while the user talks over an interruptible speech. The
@@ -7,21 +7,7 @@ import { abortReason, type Clock } from '../../time/clock.js';
 export class PlayoutGate {
   private closedFlag = false;
   private waiters = new Set<() => void>();
-  private pausedSince = 0;
-  private pausedBefore = 0;
   private readonly watchers = new Set<(paused: boolean) => void>();
-
-  constructor(private readonly clock: Clock) {}
-
-  /** Total time spent paused so far, in ms (including a pause still going on). */
-  get pausedTotalMs(): number {
-    return this.pausedBefore + (this.closedFlag ? this.clock.now() - this.pausedSince : 0);
-  }
-
-  /** When the pause going on began, if the gate is paused. */
-  get pausedSinceMs(): number | undefined {
-    return this.closedFlag ? this.pausedSince : undefined;
-  }
 
   get paused(): boolean {
     return this.closedFlag;
@@ -36,14 +22,12 @@ export class PlayoutGate {
   pause(): void {
     if (this.closedFlag) return;
     this.closedFlag = true;
-    this.pausedSince = this.clock.now();
     for (const watcher of [...this.watchers]) watcher(true);
   }
 
   resume(): void {
     if (!this.closedFlag) return;
     this.closedFlag = false;
-    this.pausedBefore += this.clock.now() - this.pausedSince;
     for (const watcher of [...this.watchers]) watcher(false);
     const waiters = this.waiters;
     this.waiters = new Set();

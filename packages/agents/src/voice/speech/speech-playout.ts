@@ -165,6 +165,8 @@ export async function playSpeechStep(
         throw tagErrorSource(error, 'audio_output');
       }
       if (!accepted) {
+        // The stuck frame opened a segment in the sink; nothing else will end it when it was the first.
+        if (sentFrames === 0) output.clearBuffer();
         throw tagErrorSource(
           new AudioOutputTimeoutError(
             `audio output did not take a frame of ${handle.id} within ${deps.playoutGraceMs} ms of when its audio was due`,

@@ -38,7 +38,7 @@ class PausableSink {
 
 function rig(turnHandling: Partial<TurnHandlingOptions> = {}) {
   const clock = new VirtualClock({ autoAdvance: false });
-  const gate = new PlayoutGate(clock);
+  const gate = new PlayoutGate();
   const sink = new PausableSink();
   const world: World = {
     current: undefined,
