@@ -668,6 +668,15 @@ type STTEvent =
     type: 'interim_transcript';
     alternatives: readonly SpeechAlternative[];
 }
+/**
+ * An eager end of turn: the recognizer expects this to be the turn's final text but may still revise
+ * it. The session may start its reply speculatively (`turnHandling.preemptiveGeneration`); the turn
+ * does not end on it. A final transcript follows, or more interims when the user goes on.
+ */
+ | {
+    type: 'preflight_transcript';
+    alternatives: readonly SpeechAlternative[];
+}
 /** A transcript the provider will not revise. One utterance may produce several. */
  | {
     type: 'final_transcript';
@@ -1509,8 +1518,14 @@ interface AudioOutput {
     clearBuffer(): void;
     pause(): void;
     resume(): void;
-    /** Resolves when the last ended segment has finished playing (or was cleared). */
-    waitForPlayout(): Promise<PlaybackFinished>;
+    /**
+     * Resolves when the last ended segment has finished playing (or was cleared). When `signal` aborts
+     * first, rejects with its reason and forgets the wait: the session gives up on a sink that never
+     * reports, and such a wait must not be kept.
+     */
+    waitForPlayout(options?: {
+        signal?: AbortSignal;
+    }): Promise<PlaybackFinished>;
     /** Subscribes to playback start/finish of segments; returns an unsubscribe function. */
     onPlayback(listener: (event: PlaybackEvent) => void): () => void;
 }
@@ -1618,7 +1633,11 @@ declare abstract class AudioOutputBase implements AudioOutput {
     captureFrame(frame: AudioFrame): Promise<void>;
     flush(): void;
     clearBuffer(): void;
-    waitForPlayout(): Promise<PlaybackFinished>;
+    waitForPlayout(options?: {
+        signal?: AbortSignal;
+    }): Promise<PlaybackFinished>;
+    /** Calls of `waitForPlayout()` still waiting for their segment's finish (diagnostics and tests). */
+    protected get pendingPlayoutWaits(): number;
     onPlayback(listener: (event: PlaybackEvent) => void): () => void;
     /** True between the first frame of a segment and its flush/clear. */
     protected get inSegment(): boolean;

@@ -105,6 +105,14 @@ export class SpeechInterruptedError extends VoxwireError {
   }
 }
 
+/**
+ * The audio output did not take a frame, or did not report the end of playout, by the time the audio
+ * was due to have played plus the session's `playoutGraceMs`.
+ */
+export class AudioOutputTimeoutError extends VoxwireError {
+  override name = 'AudioOutputTimeoutError';
+}
+
 /** Audio that cannot be used as given (wrong rate, channel count, or malformed buffer). */
 export class InvalidAudioError extends VoxwireError {
   override name = 'InvalidAudioError';

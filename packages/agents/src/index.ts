@@ -21,6 +21,7 @@ export {
   APIError,
   APIStatusError,
   APITimeoutError,
+  AudioOutputTimeoutError,
   InvalidAudioError,
   ProviderProblemError,
   SessionClosedError,
@@ -119,6 +120,7 @@ export {
   resolveTurnHandling,
   type TurnHandlingOptions,
 } from './voice/session/options.js';
+export { defaultDeadlines, resolveDeadlines, type SessionDeadlines } from './voice/session/deadlines.js';
 export type {
   AgentState,
   ErrorSource,

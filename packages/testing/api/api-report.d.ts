@@ -1,4 +1,4 @@
-import { AudioFrame, Agent, AgentSessionOptions, AgentSession, RunResult, Clock, LLM, TurnDetector, VAD, TurnHandlingOptions, LocalInterruptionDetectorOptions, ChatItem, SessionMetrics, TimedTraceRecord } from '@voxwire/agents';
+import { AudioFrame, Agent, AgentSessionOptions, AgentSession, RunResult, Clock, LLM, TurnDetector, VAD, SessionDeadlines, TurnHandlingOptions, LocalInterruptionDetectorOptions, ChatItem, SessionMetrics, TimedTraceRecord } from '@voxwire/agents';
 export { EventAssert, ExpectationError, RunAssert, RunEvent, RunResult, describeEvent } from '@voxwire/agents';
 import { AudioOutputBase, LLMChatOptions, LLMStreamPart, StreamingSTT, STTStreamOptions, STTStream, StreamingTTS, TTSStream, SynthesizedAudio, BatchTTS, ConversationTurn, VADStream } from '@voxwire/agents/provider-utils';
 
@@ -101,6 +101,11 @@ type OutputRecord = {
     type: 'output_playback_finished';
     positionMs: number;
     interrupted: boolean;
+}
+/** A frame the sink took and will never acknowledge (`captureFrame` never resolves). */
+ | {
+    type: 'output_capture_stalled';
+    durationMs: number;
 };
 interface FakeAudioOutputOptions {
     clock: Clock;
@@ -140,10 +145,15 @@ declare class FakeAudioOutput extends AudioOutputBase {
     private pendingCaptures;
     private wakeCaptures;
     private maxAhead;
+    private capturesStalledUntil;
+    /** The current segment has a frame stuck in a write. */
+    private stalledSegment;
     constructor(options: FakeAudioOutputOptions);
     /** Most audio ever queued ahead of playback, in ms. */
     get maxQueuedMs(): number;
     get isPaused(): boolean;
+    /** `captureFrame` calls made in the next `durationMs` never resolve (a transport stuck in a write). */
+    stallCaptures(durationMs: number): void;
     protected onCaptureFrame(frame: AudioFrame): Promise<void>;
     protected onFlush(): void;
     protected onClearBuffer(): void;
@@ -197,6 +207,8 @@ interface LLMReply {
     error?: FakeLLMError;
     /** Stream nothing more and never finish, until the request is aborted. */
     hang?: boolean;
+    /** Stop streaming after this many words (a model that stalls mid-reply), until the request is aborted. */
+    stallAfterWords?: number;
 }
 interface FakeLLMRequest {
     atMs: number;
@@ -219,6 +231,8 @@ interface FakeLLMOptions {
     } | {
         type: 'error';
         message: string;
+    } | {
+        type: 'stall';
     } | {
         type: 'request';
         reply: number;
@@ -245,11 +259,20 @@ declare class FakeLLM implements LLM {
     private outageUntil;
     private callSeq;
     private readonly inFlight;
+    private stalledUntil;
+    private readonly streaming;
     constructor(options: FakeLLMOptions);
+    /**
+     * Requests in flight stop streaming at their next chunk and never finish (until aborted); new ones
+     * send nothing until `durationMs` has passed. No error is ever raised: the model just goes quiet.
+     */
+    stall(durationMs: number): void;
     /** Requests in flight fail now; new ones fail until `durationMs` has passed. */
     outage(durationMs: number): void;
     chat(options: LLMChatOptions): AsyncIterable<LLMStreamPart>;
     private stream;
+    /** A stalled request: nothing more until it is aborted (false) or dropped by an outage (throws). */
+    private hangUntilAborted;
     private sleepOrAbort;
     private fail;
     private pick;
@@ -266,6 +289,11 @@ interface FakeUtterance {
     emptyFinal?: boolean;
     /** No final transcript at all for this utterance (only interims). */
     noFinal?: boolean;
+    /**
+     * From the last voiced audio to an eager end of turn (`preflight_transcript` of the final's text), when
+     * shorter than the final's delay. Default: none.
+     */
+    preflightDelayMs?: number;
 }
 interface FakeSTTOptions {
     clock: Clock;
@@ -284,6 +312,8 @@ interface FakeSTTOptions {
     language?: string;
     /** Sees every frame the session feeds, with the code it carries (undefined: silence). */
     onFrame?(code: number | undefined): void;
+    /** A stream went quiet (see `stall()`): it takes audio but reports nothing any more. */
+    onStall?(): void;
     queueCapacity?: number;
 }
 /**
@@ -300,12 +330,18 @@ declare class FakeSTT implements StreamingSTT {
     readonly inputSampleRates: readonly number[];
     private readonly streams;
     private outageUntil;
+    private stalledUntil;
     private framesTotal;
     constructor(options: FakeSTTOptions);
     get framesPushed(): number;
     stream(options: STTStreamOptions): STTStream;
     /** Drops every open connection; new ones fail until `outageMs` has passed. */
     disconnect(outageMs?: number): void;
+    /**
+     * Open streams go quiet for good: they take audio but never report anything again (a stalled socket);
+     * new streams are quiet too until `durationMs` has passed.
+     */
+    stall(durationMs: number): void;
     /** @internal */
     countFrame(): void;
 }
@@ -329,6 +365,8 @@ interface FakeTTSOptions {
     } | {
         type: 'error';
         message: string;
+    } | {
+        type: 'stall';
     }): void;
 }
 /**
@@ -345,9 +383,17 @@ declare class FakeTTS implements StreamingTTS {
     /** @internal */
     readonly streams: Set<FakeTTSStream>;
     private outageUntil;
+    private stalledUntil;
     constructor(options: FakeTTSOptions);
     /** Streams in flight fail now; new ones fail until `durationMs` has passed. */
     outage(durationMs: number): void;
+    /**
+     * Streams in flight stop producing audio (no error: they go quiet until closed); new ones produce
+     * none until `durationMs` has passed.
+     */
+    stall(durationMs: number): void;
+    /** @internal */
+    get stalling(): boolean;
     /** @internal */
     get down(): boolean;
     /** The same synthesizer seen as one that takes only whole texts (the session then cuts sentences). */
@@ -368,6 +414,8 @@ declare class FakeTTSStream implements TTSStream {
     private inputEnded;
     private closed;
     private dropped;
+    /** @internal Produces nothing more (a synthesizer that went quiet). */
+    stalled: boolean;
     /** Wakes the producer waiting for text. */
     private wake;
     /** Cuts a synthesis delay short: only close, abort and outages do. */
@@ -501,7 +549,8 @@ interface Scenario {
     /** Fraction by which the seed varies provider latencies (0..1). Default 0: exact timings. */
     jitter?: number;
 }
-interface SessionSpec {
+/** The session's deadlines (`llmFirstChunkTimeoutMs`, `playoutGraceMs`...): the session's defaults otherwise. */
+interface SessionSpec extends Partial<SessionDeadlines> {
     /** `interruptionDetector` is set with the field below (a detector is not plain data). */
     turnHandling?: Partial<Omit<TurnHandlingOptions, 'interruptionDetector'>>;
     /** `turnHandling.interruptionDetector`: the local default (`'local'`, or its options). */
@@ -563,6 +612,11 @@ interface UserSpeech {
     transcript: string;
     /** From the end of the speech to its final transcript. Default: the STT's. */
     sttDelayMs?: number;
+    /**
+     * From the end of the speech to the recognizer's eager end of turn (a `preflight_transcript` of the
+     * same text), when it comes before the final. Default: none.
+     */
+    sttPreflightMs?: number;
     emptyFinal?: boolean;
     noFinal?: boolean;
 }
@@ -705,11 +759,16 @@ type SessionAction = {
     type: 'run_text';
     userInput: string;
 };
-type FaultTarget = 'llm' | 'tts' | 'stt' | 'vad' | 'turn_detector' | 'input' | 'bad_frame';
+type FaultTarget = 'llm' | 'tts' | 'stt' | 'vad' | 'turn_detector' | 'input' | 'bad_frame' | 'llm_stall' | 'tts_stall' | 'stt_stall' | 'capture_stall';
 /**
  * `llm`/`tts`/`turn_detector`: requests in flight fail and new ones fail for `durationMs`; `stt`: the
  * connection drops (and cannot be reopened for `durationMs`); `vad`: the stream fails; `input`: the
  * microphone goes away for good; `bad_frame`: the microphone sends one malformed frame (0 Hz), then goes on.
+ *
+ * Hung providers, which never raise an error: `llm_stall`: requests in flight stop mid-stream and new
+ * ones send nothing, for good; `tts_stall`: syntheses in flight stop producing audio and new ones produce
+ * none; `stt_stall`: recognition streams take audio but never report again; `capture_stall`: the audio
+ * sink's `captureFrame` never returns. Requests or streams opened after `durationMs` work again.
  */
 interface Fault {
     atMs: number;
@@ -761,6 +820,8 @@ interface SimConfig {
     tts: {
         msPerChar: number;
     };
+    /** The session's deadlines. Absent from logs recorded before they existed: the defaults apply. */
+    deadlines?: SessionDeadlines;
 }
 type Timed<T> = T & {
     atMs: number;
@@ -867,6 +928,11 @@ type SimRecord = {
 } | {
     type: 'llm_error';
     message: string;
+}
+/** A provider went quiet without an error (a scripted hang or a stall fault). */
+ | {
+    type: 'provider_stall';
+    target: 'llm' | 'tts' | 'stt';
 } | {
     type: 'tts_synthesis';
     text: string;
@@ -996,7 +1062,7 @@ declare const INVARIANTS: {
     readonly L2: "every speech ends exactly once; an interrupted one ends within a bounded time";
     readonly L3: "the speech queue always moves";
     readonly L4: "no wait depends on input that may be discarded (endpointing always ends)";
-    readonly L5: "every committed user turn is answered or visibly skipped";
+    readonly L5: "every committed user turn is answered (its reply ended) in bounded time, or visibly skipped";
     readonly L6: "a paused speech is resumed or interrupted soon after the user stops";
     readonly L7: "close() completes within its deadline and leaves nobody waiting";
     readonly L8: "every function call gets exactly one output in the history";

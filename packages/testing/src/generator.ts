@@ -159,6 +159,7 @@ export function generateScenario(seed: number, options: GeneratorOptions = {}): 
   extendForInterruptions(seed, scenario);
   extendForTools(seed, scenario);
   extendForTurnHandling(seed, scenario);
+  extendForHungProviders(seed, scenario, options);
   return scenario;
 }
 
@@ -244,6 +245,32 @@ function extendForInterruptions(seed: number, scenario: Scenario): void {
     if (segment.transcript !== '' && segment.endMs - segment.startMs < 600 && rng.chance(0.3))
       segment.transcript = segmentTag(i);
   }
+}
+
+/**
+ * Providers that hang without an error (issue #13, "nothing waits forever"), from a stream of their own
+ * so every seed keeps the rest of its scenario: a model that stops mid-reply, and stall faults that leave
+ * the LLM, the TTS or the STT quiet, or the sink's `captureFrame` stuck. Sinks that never report the end
+ * of playout come from the output spec (`neverFinish`).
+ */
+function extendForHungProviders(seed: number, scenario: Scenario, options: GeneratorOptions): void {
+  const rng = new Rng((seed ^ 0x0d0d_0d0d) >>> 0);
+  const replies = (scenario.llm?.replies ?? []).filter((r) => r.match?.user !== undefined && r.text);
+  if (replies.length > 0 && rng.chance(0.1)) {
+    const reply = rng.pick(replies);
+    reply.stallAfterWords = rng.int(0, 4);
+  }
+  if (options.faults === false || !rng.chance(0.15)) return;
+  const lastEnd = (scenario.user ?? []).reduce((t, u) => Math.max(t, u.endMs), 0);
+  const target = rng.weighted<FaultTarget>([
+    [3, 'llm_stall'],
+    [3, 'tts_stall'],
+    [2, 'stt_stall'],
+    [2, 'capture_stall'],
+  ]);
+  const faults = scenario.faults ?? [];
+  faults.push({ atMs: rng.ms(0, lastEnd + 2000, 10), target, durationMs: rng.ms(100, 4000, 50) });
+  scenario.faults = faults.sort((a, b) => a.atMs - b.atMs);
 }
 
 /**

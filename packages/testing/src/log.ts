@@ -1,5 +1,6 @@
 import type {
   AgentSession,
+  SessionDeadlines,
   ChatItem,
   Clock,
   SessionMetrics,
@@ -19,6 +20,8 @@ export interface SimConfig {
   userAwayTimeoutMs: number | null;
   output: { bufferMs: number; canPause: boolean; finishLagMs: number; neverFinish: boolean };
   tts: { msPerChar: number };
+  /** The session's deadlines. Absent from logs recorded before they existed: the defaults apply. */
+  deadlines?: SessionDeadlines;
 }
 
 type Timed<T> = T & { atMs: number };
@@ -64,6 +67,8 @@ export type SimRecord =
   | { type: 'llm_request'; reply: number; lastItem: string; agent: string | undefined }
   | { type: 'llm_tool_call'; callId: string; name: string; speechId: string | undefined }
   | { type: 'llm_error'; message: string }
+  /** A provider went quiet without an error (a scripted hang or a stall fault). */
+  | { type: 'provider_stall'; target: 'llm' | 'tts' | 'stt' }
   | { type: 'tts_synthesis'; text: string }
   | { type: 'tts_error'; message: string }
   | { type: 'fault'; target: string; durationMs: number }

@@ -1,4 +1,8 @@
-import type { LocalInterruptionDetectorOptions, TurnHandlingOptions } from '@voxwire/agents';
+import type {
+  LocalInterruptionDetectorOptions,
+  SessionDeadlines,
+  TurnHandlingOptions,
+} from '@voxwire/agents';
 import type { LLMReply, ReplyMatch } from './fakes/llm.js';
 
 /**
@@ -37,7 +41,8 @@ export interface Scenario {
   jitter?: number;
 }
 
-export interface SessionSpec {
+/** The session's deadlines (`llmFirstChunkTimeoutMs`, `playoutGraceMs`...): the session's defaults otherwise. */
+export interface SessionSpec extends Partial<SessionDeadlines> {
   /** `interruptionDetector` is set with the field below (a detector is not plain data). */
   turnHandling?: Partial<Omit<TurnHandlingOptions, 'interruptionDetector'>>;
   /** `turnHandling.interruptionDetector`: the local default (`'local'`, or its options). */
@@ -194,12 +199,28 @@ export type SessionAction =
   /** `session.run({ userInput })`: a text turn in the middle of the spoken conversation. */
   | { atMs: number; type: 'run_text'; userInput: string };
 
-export type FaultTarget = 'llm' | 'tts' | 'stt' | 'vad' | 'turn_detector' | 'input' | 'bad_frame';
+export type FaultTarget =
+  | 'llm'
+  | 'tts'
+  | 'stt'
+  | 'vad'
+  | 'turn_detector'
+  | 'input'
+  | 'bad_frame'
+  | 'llm_stall'
+  | 'tts_stall'
+  | 'stt_stall'
+  | 'capture_stall';
 
 /**
  * `llm`/`tts`/`turn_detector`: requests in flight fail and new ones fail for `durationMs`; `stt`: the
  * connection drops (and cannot be reopened for `durationMs`); `vad`: the stream fails; `input`: the
  * microphone goes away for good; `bad_frame`: the microphone sends one malformed frame (0 Hz), then goes on.
+ *
+ * Hung providers, which never raise an error: `llm_stall`: requests in flight stop mid-stream and new
+ * ones send nothing, for good; `tts_stall`: syntheses in flight stop producing audio and new ones produce
+ * none; `stt_stall`: recognition streams take audio but never report again; `capture_stall`: the audio
+ * sink's `captureFrame` never returns. Requests or streams opened after `durationMs` work again.
  */
 export interface Fault {
   atMs: number;

@@ -3,6 +3,7 @@ import {
   AgentSession,
   type ChatItem,
   LocalInterruptionDetector,
+  resolveDeadlines,
   resolveTurnHandling,
   type SpeechHandle,
   type TurnDetector,
@@ -70,6 +71,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
   const s = scenario.session ?? {};
   const frameMs = scenario.frameMs ?? 20;
   const users = scenario.user ?? [];
+  const deadlines = resolveDeadlines(s);
   const config: SimConfig = {
     frameMs,
     vad: {
@@ -88,7 +90,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
         : {}),
     }),
     interruptedPlayoutTimeoutMs: s.interruptedPlayoutTimeout ?? 1000,
-    playoutWatchdogSlackMs: s.playoutWatchdogSlack ?? 2000,
+    playoutWatchdogSlackMs: deadlines.playoutGraceMs,
     closeTimeoutMs: s.closeTimeout ?? 5000,
     userAwayTimeoutMs: s.userAwayTimeout === undefined ? 15000 : s.userAwayTimeout,
     output: {
@@ -98,6 +100,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
       neverFinish: scenario.output?.neverFinish ?? false,
     },
     tts: { msPerChar: scenario.tts?.msPerChar ?? 60 },
+    deadlines,
   };
   recorder.sim({ type: 'sim_config', config, scenario: scenario.name, seed });
 
@@ -157,6 +160,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
       : {}),
     interimDelayMs: j(scenario.stt?.interimDelayMs, 150),
     speechEvents: scenario.stt?.speechEvents ?? false,
+    onStall: () => recorder.sim({ type: 'provider_stall', target: 'stt' }),
     onFrame: (code) => {
       const silenced = inputCode !== undefined && code === undefined ? inputCode : undefined;
       if (silenced !== undefined && sttSilenced === undefined)
@@ -189,14 +193,16 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
               name: e.name,
               speechId: speculative.has(e.request) ? undefined : holder,
             }
-          : e.type === 'request'
-            ? {
-                type: 'llm_request',
-                reply: e.reply,
-                lastItem: e.lastItem,
-                agent: /\[agent:([^\]]+)\]/.exec(e.instructions)?.[1],
-              }
-            : { type: 'llm_error', message: e.message },
+          : e.type === 'stall'
+            ? { type: 'provider_stall', target: 'llm' }
+            : e.type === 'request'
+              ? {
+                  type: 'llm_request',
+                  reply: e.reply,
+                  lastItem: e.lastItem,
+                  agent: /\[agent:([^\]]+)\]/.exec(e.instructions)?.[1],
+                }
+              : { type: 'llm_error', message: e.message },
       ),
   });
   const tts = new FakeTTS({
@@ -210,7 +216,9 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
       recorder.sim(
         e.type === 'synthesis'
           ? { type: 'tts_synthesis', text: e.text }
-          : { type: 'tts_error', message: e.message },
+          : e.type === 'stall'
+            ? { type: 'provider_stall', target: 'tts' }
+            : { type: 'tts_error', message: e.message },
       ),
   });
   const fakeTurnDetector = scenario.turnDetector
@@ -253,7 +261,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
     userAwayTimeout: config.userAwayTimeoutMs,
     closeTimeout: config.closeTimeoutMs,
     interruptedPlayoutTimeout: config.interruptedPlayoutTimeoutMs,
-    playoutWatchdogSlack: config.playoutWatchdogSlackMs,
+    ...deadlines,
     onTrace,
     ids: createIdGenerator(),
   });
@@ -325,6 +333,18 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
           break;
         case 'bad_frame':
           input.injectBadFrame();
+          break;
+        case 'llm_stall':
+          llm.stall(durationMs);
+          break;
+        case 'tts_stall':
+          tts.stall(durationMs);
+          break;
+        case 'stt_stall':
+          stt.stall(durationMs);
+          break;
+        case 'capture_stall':
+          output.stallCaptures(durationMs);
           break;
       }
     });

@@ -37,8 +37,12 @@ export interface AudioOutput {
   clearBuffer(): void;
   pause(): void;
   resume(): void;
-  /** Resolves when the last ended segment has finished playing (or was cleared). */
-  waitForPlayout(): Promise<PlaybackFinished>;
+  /**
+   * Resolves when the last ended segment has finished playing (or was cleared). When `signal` aborts
+   * first, rejects with its reason and forgets the wait: the session gives up on a sink that never
+   * reports, and such a wait must not be kept.
+   */
+  waitForPlayout(options?: { signal?: AbortSignal }): Promise<PlaybackFinished>;
   /** Subscribes to playback start/finish of segments; returns an unsubscribe function. */
   onPlayback(listener: (event: PlaybackEvent) => void): () => void;
 }

@@ -93,7 +93,9 @@ export type OutputRecord =
   | { type: 'output_resumed'; positionMs: number }
   | { type: 'output_segment_end'; how: 'flush' | 'clear'; queuedMs: number }
   | { type: 'output_audio_end'; positionMs: number; interrupted: boolean }
-  | { type: 'output_playback_finished'; positionMs: number; interrupted: boolean };
+  | { type: 'output_playback_finished'; positionMs: number; interrupted: boolean }
+  /** A frame the sink took and will never acknowledge (`captureFrame` never resolves). */
+  | { type: 'output_capture_stalled'; durationMs: number };
 
 export interface FakeAudioOutputOptions {
   clock: Clock;
@@ -130,6 +132,9 @@ export class FakeAudioOutput extends AudioOutputBase {
   private pendingCaptures = 0;
   private wakeCaptures = new Set<() => void>();
   private maxAhead = 0;
+  private capturesStalledUntil = -1;
+  /** The current segment has a frame stuck in a write. */
+  private stalledSegment = false;
 
   constructor(private readonly options: FakeAudioOutputOptions) {
     super();
@@ -146,9 +151,22 @@ export class FakeAudioOutput extends AudioOutputBase {
     return this.paused;
   }
 
+  /** `captureFrame` calls made in the next `durationMs` never resolve (a transport stuck in a write). */
+  stallCaptures(durationMs: number): void {
+    this.capturesStalledUntil = this.options.clock.now() + Math.max(1, durationMs);
+  }
+
   protected async onCaptureFrame(frame: AudioFrame): Promise<void> {
     const clock = this.options.clock;
     const now = clock.now();
+    if (now < this.capturesStalledUntil) {
+      this.stalledSegment = true;
+      this.record({
+        type: 'output_capture_stalled',
+        durationMs: (frame.samplesPerChannel * 1000) / frame.sampleRate,
+      });
+      return new Promise<void>(() => {});
+    }
     if (this.draining) this.endAudio(false, true);
     const first = !this.open;
     if (first) {
@@ -196,6 +214,7 @@ export class FakeAudioOutput extends AudioOutputBase {
 
   protected onFlush(): void {
     this.open = false;
+    this.stalledSegment = false;
     this.record({ type: 'output_segment_end', how: 'flush', queuedMs: this.queuedMs });
     this.draining = true;
     this.wake();
@@ -207,8 +226,17 @@ export class FakeAudioOutput extends AudioOutputBase {
     this.baseAt = this.options.clock.now();
     // Clearing always ends a pause, even with nothing left to cut (the contract of AudioOutput).
     this.paused = false;
-    if (!this.open && !this.draining) return;
+    if (!this.open && !this.draining) {
+      // A segment whose only frame is stuck in a write still ends: the sink reports it cut at 0 ms.
+      if (this.stalledSegment && !this.options.neverFinish) {
+        this.stalledSegment = false;
+        this.record({ type: 'output_playback_finished', positionMs: 0, interrupted: true });
+        this.notifyPlaybackFinished({ playbackPositionMs: 0, interrupted: true });
+      }
+      return;
+    }
     this.open = false;
+    this.stalledSegment = false;
     this.record({ type: 'output_segment_end', how: 'clear', queuedMs: this.queuedMs });
     this.draining = true;
     this.endAudio(true, false);

@@ -49,6 +49,8 @@ export interface LLMReply {
   error?: FakeLLMError;
   /** Stream nothing more and never finish, until the request is aborted. */
   hang?: boolean;
+  /** Stop streaming after this many words (a model that stalls mid-reply), until the request is aborted. */
+  stallAfterWords?: number;
 }
 
 export interface FakeLLMRequest {
@@ -69,6 +71,7 @@ export interface FakeLLMOptions {
     event:
       | { type: 'tool_call'; callId: string; name: string; request: FakeLLMRequest }
       | { type: 'error'; message: string }
+      | { type: 'stall' }
       | { type: 'request'; reply: number; lastItem: string; instructions: string },
   ): void;
   /** Called for every request as it is made. */
@@ -93,9 +96,20 @@ export class FakeLLM implements LLM {
   private outageUntil = -1;
   private callSeq = 0;
   private readonly inFlight = new Set<() => void>();
+  private stalledUntil = -1;
+  private readonly streaming = new Set<() => void>();
 
   constructor(private readonly options: FakeLLMOptions) {
     this.used = options.replies.map(() => 0);
+  }
+
+  /**
+   * Requests in flight stop streaming at their next chunk and never finish (until aborted); new ones
+   * send nothing until `durationMs` has passed. No error is ever raised: the model just goes quiet.
+   */
+  stall(durationMs: number): void {
+    this.stalledUntil = this.options.clock.now() + Math.max(1, durationMs);
+    for (const stall of [...this.streaming]) stall();
   }
 
   /** Requests in flight fail now; new ones fail until `durationMs` has passed. */
@@ -143,9 +157,15 @@ export class FakeLLM implements LLM {
     signal?.addEventListener('abort', onAbort, { once: true });
     if (signal?.aborted) connection.abort('aborted');
     this.inFlight.add(drop);
+    let stalled = startedAt < this.stalledUntil;
+    const stallNow = (): void => {
+      stalled = true;
+    };
+    this.streaming.add(stallNow);
     const failAt = reply.error ? startedAt + (reply.error.afterMs ?? 0) : Number.POSITIVE_INFINITY;
     /** Waits until `at` (or the scripted failure); false when the request was aborted. */
     const until = async (at: number): Promise<boolean> => {
+      if (stalled) return this.hangUntilAborted(connection.signal);
       try {
         await clock.sleep(Math.max(0, Math.min(at, failAt) - clock.now()), connection.signal);
       } catch {
@@ -153,6 +173,7 @@ export class FakeLLM implements LLM {
         throw this.fail({ kind: 'connection', message: 'LLM connection dropped' });
       }
       if (clock.now() >= failAt) throw this.fail(reply.error!);
+      if (stalled) return this.hangUntilAborted(connection.signal);
       return true;
     };
     try {
@@ -160,6 +181,10 @@ export class FakeLLM implements LLM {
       const words = (reply.text ?? '').match(/\S+\s*/gu) ?? [];
       const tokenMs = reply.tokenMs ?? 40;
       for (let i = 0; i < words.length; i++) {
+        if (i === reply.stallAfterWords) {
+          await this.hangUntilAborted(connection.signal);
+          return;
+        }
         if (i > 0 && !(await until(clock.now() + tokenMs))) return;
         yield { type: 'text_delta', text: words[i]! };
       }
@@ -170,7 +195,7 @@ export class FakeLLM implements LLM {
         yield { type: 'tool_call', callId, name: call.name, arguments: JSON.stringify(call.args ?? {}) };
       }
       if (reply.hang) {
-        await until(Number.POSITIVE_INFINITY);
+        await this.hangUntilAborted(connection.signal);
         return;
       }
       if (failAt !== Number.POSITIVE_INFINITY && !(await until(failAt))) return;
@@ -181,9 +206,22 @@ export class FakeLLM implements LLM {
       };
       yield { type: 'finish', reason: reply.toolCalls?.length ? 'tool_calls' : 'stop' };
     } finally {
+      this.streaming.delete(stallNow);
       this.inFlight.delete(drop);
       signal?.removeEventListener('abort', onAbort);
     }
+  }
+
+  /** A stalled request: nothing more until it is aborted (false) or dropped by an outage (throws). */
+  private async hangUntilAborted(signal: AbortSignal): Promise<boolean> {
+    this.options.onEvent?.({ type: 'stall' });
+    try {
+      await this.options.clock.sleep(Number.POSITIVE_INFINITY, signal);
+    } catch {
+      if (signal.reason === 'outage')
+        throw this.fail({ kind: 'connection', message: 'LLM connection dropped' });
+    }
+    return false;
   }
 
   private async sleepOrAbort(ms: number, signal: AbortSignal | undefined): Promise<void> {

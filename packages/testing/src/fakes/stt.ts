@@ -44,6 +44,8 @@ export interface FakeSTTOptions {
   language?: string;
   /** Sees every frame the session feeds, with the code it carries (undefined: silence). */
   onFrame?(code: number | undefined): void;
+  /** A stream went quiet (see `stall()`): it takes audio but reports nothing any more. */
+  onStall?(): void;
   queueCapacity?: number;
 }
 
@@ -60,6 +62,7 @@ export class FakeSTT implements StreamingSTT {
   readonly inputSampleRates: readonly number[] = [16_000, 8_000, 24_000, 44_100, 48_000];
   private readonly streams = new Set<FakeSTTStream>();
   private outageUntil = -1;
+  private stalledUntil = -1;
   private framesTotal = 0;
 
   constructor(readonly options: FakeSTTOptions) {}
@@ -77,6 +80,7 @@ export class FakeSTT implements StreamingSTT {
     });
     this.streams.add(stream);
     signal?.addEventListener('abort', onAbort, { once: true });
+    if (this.options.clock.now() < this.stalledUntil) stream.goQuiet();
     if (this.options.clock.now() < this.outageUntil) {
       stream.fail(new APIConnectionError('STT unavailable'));
     }
@@ -87,6 +91,15 @@ export class FakeSTT implements StreamingSTT {
   disconnect(outageMs = 0): void {
     this.outageUntil = this.options.clock.now() + outageMs;
     for (const stream of [...this.streams]) stream.fail(new APIConnectionError('STT connection lost'));
+  }
+
+  /**
+   * Open streams go quiet for good: they take audio but never report anything again (a stalled socket);
+   * new streams are quiet too until `durationMs` has passed.
+   */
+  stall(durationMs: number): void {
+    this.stalledUntil = this.options.clock.now() + Math.max(1, durationMs);
+    for (const stream of [...this.streams]) stream.goQuiet();
   }
 
   /** @internal */
@@ -109,6 +122,7 @@ class FakeSTTStream implements STTStream {
   private current: Heard | undefined;
   private ended = false;
   private inputEnded = false;
+  private quiet = false;
 
   constructor(
     private readonly owner: FakeSTT,
@@ -172,6 +186,12 @@ class FakeSTTStream implements STTStream {
 
   async close(): Promise<void> {
     this.finish();
+  }
+
+  goQuiet(): void {
+    if (this.quiet || this.ended) return;
+    this.quiet = true;
+    this.options.onStall?.();
   }
 
   fail(error: unknown): void {
@@ -239,7 +259,7 @@ class FakeSTTStream implements STTStream {
   }
 
   private emit(event: STTEvent): void {
-    if (!this.ended) this.events.trySend(event);
+    if (!this.ended && !this.quiet) this.events.trySend(event);
   }
 
   private later(delayMs: number, fn: () => void): void {

@@ -21,7 +21,9 @@ export interface FakeTTSOptions {
   sampleRate?: number;
   /** Synthesis of text containing any of these fails (case-insensitive). */
   failOn?: readonly string[];
-  onEvent?(event: { type: 'synthesis'; text: string } | { type: 'error'; message: string }): void;
+  onEvent?(
+    event: { type: 'synthesis'; text: string } | { type: 'error'; message: string } | { type: 'stall' },
+  ): void;
 }
 
 /** Audio produced per synthesis step, so a long text does not arrive as one burst. */
@@ -40,6 +42,7 @@ export class FakeTTS implements StreamingTTS {
   /** @internal */
   readonly streams = new Set<FakeTTSStream>();
   private outageUntil = -1;
+  private stalledUntil = -1;
 
   constructor(readonly options: FakeTTSOptions) {
     this.sampleRate = options.sampleRate ?? SAMPLE_RATE;
@@ -49,6 +52,20 @@ export class FakeTTS implements StreamingTTS {
   outage(durationMs: number): void {
     this.outageUntil = this.options.clock.now() + Math.max(1, durationMs);
     for (const stream of [...this.streams]) stream.drop();
+  }
+
+  /**
+   * Streams in flight stop producing audio (no error: they go quiet until closed); new ones produce
+   * none until `durationMs` has passed.
+   */
+  stall(durationMs: number): void {
+    this.stalledUntil = this.options.clock.now() + Math.max(1, durationMs);
+    for (const stream of [...this.streams]) stream.stalled = true;
+  }
+
+  /** @internal */
+  get stalling(): boolean {
+    return this.options.clock.now() < this.stalledUntil;
   }
 
   /** @internal */
@@ -93,6 +110,8 @@ class FakeTTSStream implements TTSStream {
   private inputEnded = false;
   private closed = false;
   private dropped = false;
+  /** @internal Produces nothing more (a synthesizer that went quiet). */
+  stalled: boolean;
   /** Wakes the producer waiting for text. */
   private wake: (() => void) | undefined;
   /** Cuts a synthesis delay short: only close, abort and outages do. */
@@ -104,6 +123,7 @@ class FakeTTSStream implements TTSStream {
     private readonly owner: FakeTTS,
     private readonly signal: AbortSignal | undefined,
   ) {
+    this.stalled = owner.stalling;
     this.output = this.run();
     signal?.addEventListener('abort', this.onAbort, { once: true });
   }
@@ -162,7 +182,8 @@ class FakeTTSStream implements TTSStream {
     const cut = (): void => controller.abort();
     this.cut = cut;
     try {
-      await clock.sleep(ms, controller.signal);
+      if (this.stalled) this.owner.options.onEvent?.({ type: 'stall' });
+      await clock.sleep(this.stalled ? Number.POSITIVE_INFINITY : ms, controller.signal);
     } catch {
       // Cut short: by close, abort, or an outage.
     }

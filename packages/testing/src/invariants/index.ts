@@ -1,5 +1,8 @@
 import type { LogEntry } from '../log.js';
+import { checkL5 } from './answers.js';
+import { checkS11 } from './failures.js';
 import * as liveness from './liveness.js';
+import { checkS12 } from './memory.js';
 import { LogModel, type Violation } from './model.js';
 import * as safety from './safety.js';
 import * as transcripts from './transcripts.js';
@@ -12,7 +15,7 @@ export const INVARIANTS = {
   L2: 'every speech ends exactly once; an interrupted one ends within a bounded time',
   L3: 'the speech queue always moves',
   L4: 'no wait depends on input that may be discarded (endpointing always ends)',
-  L5: 'every committed user turn is answered or visibly skipped',
+  L5: 'every committed user turn is answered (its reply ended) in bounded time, or visibly skipped',
   L6: 'a paused speech is resumed or interrupted soon after the user stops',
   L7: 'close() completes within its deadline and leaves nobody waiting',
   L8: 'every function call gets exactly one output in the history',
@@ -43,7 +46,7 @@ const CHECKS: Record<
   L2: liveness.checkL2,
   L3: liveness.checkL3,
   L4: liveness.checkL4,
-  L5: liveness.checkL5,
+  L5: checkL5,
   L6: liveness.checkL6,
   L7: liveness.checkL7,
   L8: liveness.checkL8,
@@ -59,8 +62,8 @@ const CHECKS: Record<
   S8: safety.checkS8,
   S9: safety.checkS9,
   S10: safety.checkS10,
-  S11: safety.checkS11,
-  S12: safety.checkS12,
+  S11: checkS11,
+  S12: checkS12,
   S13: transcripts.checkS13,
 };
 

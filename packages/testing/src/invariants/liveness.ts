@@ -209,45 +209,6 @@ export function checkL4(m: LogModel, report: Report): void {
   }
 }
 
-/** L5: every committed user turn gets a reply or a logged skip; a skipped turn plays nothing. */
-export function checkL5(m: LogModel, report: Report): void {
-  const seen = new Set<string>();
-  const replies = new Map<string, number[]>();
-  for (const { index, entry } of m.entries('reply_started')) {
-    if (entry.turnId) replies.set(entry.turnId, [...(replies.get(entry.turnId) ?? []), index]);
-  }
-  const skips = new Map(m.entries('user_turn_skipped').map(({ index, entry }) => [entry.turnId, index]));
-  for (const { index, entry } of m.entries('user_turn_committed')) {
-    if (seen.has(entry.turnId)) continue;
-    seen.add(entry.turnId);
-    if (entry.atMs >= m.closeAt) continue;
-    const reply = replies.get(entry.turnId)?.[0];
-    const skip = skips.get(entry.turnId);
-    if (reply === undefined && skip === undefined) {
-      if (m.closeAt <= entry.atMs + 1000 || !m.ended) continue;
-      report(
-        `${entry.turnId} ("${entry.transcript}") was committed but neither answered nor skipped`,
-        entry.atMs,
-        [index],
-      );
-      continue;
-    }
-    if (skip !== undefined) {
-      for (const r of replies.get(entry.turnId) ?? []) {
-        const speechId = (m.at(r) as { speechId: string }).speechId;
-        const frames = m.speech(speechId)?.frames ?? [];
-        if (frames.length > 0) {
-          report(
-            `${entry.turnId} was skipped but its reply ${speechId} played audio`,
-            m.at(frames[0]!).atMs,
-            [skip, frames[0]!],
-          );
-        }
-      }
-    }
-  }
-}
-
 /** L6: a paused speech is resumed or cut within the false-interruption timeout after the user stops. */
 export function checkL6(m: LogModel, report: Report): void {
   const th = m.config.turnHandling;

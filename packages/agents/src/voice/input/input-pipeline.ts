@@ -31,6 +31,11 @@ export interface InputPipelineDeps {
   reporter: Pick<SessionReporter, 'trace' | 'error' | 'problem'>;
   /** Turns the STT into a live stream at a rate it accepts; the session's own by default. */
   sttOpener?: Pick<SttStreamOpener, 'open'>;
+  /**
+   * How long an STT stream may leave speech it was given (as the VAD heard it) unanswered once the user
+   * stopped, before it is restarted. Default: no deadline.
+   */
+  sttResponseTimeoutMs?: number;
 }
 
 const RESTART_INITIAL_DELAY_MS = 100;
@@ -68,6 +73,9 @@ export class InputPipeline {
   /** Sample rate and channel count of the last good frame, to notice a change of format. */
   private format: { sampleRate: number; channels: number } | undefined;
   private readonly sttOpener: Pick<SttStreamOpener, 'open'>;
+  /** Utterances the VAD heard while the STT heard the user: the STT owes an answer for each. */
+  private readonly sttUtterances = { starts: 0, ends: 0 };
+  private sttUtteranceOpen = false;
 
   constructor(private readonly deps: InputPipelineDeps) {
     this.sttOpener = deps.sttOpener ?? new SttStreamOpener(deps.clock);
@@ -307,7 +315,10 @@ export class InputPipeline {
             signal: this.controller.signal,
             onProblem: (problem) => this.deps.reporter.problem('vad', problem),
           }),
-        (event) => this.deps.listener.vadEvent(event),
+        (event) => {
+          this.countUtterance(event);
+          this.deps.listener.vadEvent(event);
+        },
         'vad',
       ),
     );
@@ -327,6 +338,15 @@ export class InputPipeline {
             signal: this.controller.signal,
             onProblem: (problem) => this.deps.reporter.problem('stt', problem),
             ...(language ? { language } : {}),
+            ...(this.deps.sttResponseTimeoutMs !== undefined
+              ? {
+                  responseDeadline: {
+                    clock: this.deps.clock,
+                    timeoutMs: this.deps.sttResponseTimeoutMs,
+                    utterances: () => this.sttUtterances,
+                  },
+                }
+              : {}),
           }),
         (event) => this.deps.listener.sttEvent(event),
         'stt',
@@ -385,6 +405,17 @@ export class InputPipeline {
         return;
       }
       delay = Math.min(delay * 2, RESTART_MAX_DELAY_MS);
+    }
+  }
+
+  /** Silence fed in place of the user's audio owes no answer. */
+  private countUtterance(event: VADEvent): void {
+    if (event.type === 'start_of_speech' && !this.sttMustHearSilence()) {
+      this.sttUtterances.starts++;
+      this.sttUtteranceOpen = true;
+    } else if (event.type === 'end_of_speech' && this.sttUtteranceOpen) {
+      this.sttUtterances.ends++;
+      this.sttUtteranceOpen = false;
     }
   }
 

@@ -1,10 +1,10 @@
 import type { AudioFrame } from '../../audio/audio-frame.js';
 import { STTStreamAdapter } from '../../adapters/stt-stream-adapter.js';
-import { VoxwireError } from '../../errors.js';
+import { APITimeoutError, VoxwireError } from '../../errors.js';
 import type { ProviderCallOptions } from '../../providers/common.js';
 import type { BatchSTT, STT, STTEvent, STTStream } from '../../providers/stt.js';
 import type { VAD } from '../../providers/vad.js';
-import type { Clock } from '../../time/clock.js';
+import type { Clock, TimerHandle } from '../../time/clock.js';
 import { SttInputFormat } from './stt-input-format.js';
 
 /** A recognizer that only handles finished utterances was given without a VAD to cut them. */
@@ -14,6 +14,19 @@ export class MissingVADError extends VoxwireError {
 
 export interface SttOpenOptions extends ProviderCallOptions {
   language?: string;
+  /**
+   * A stream given speech must answer it. `utterances()` counts the starts and ends of the speech the
+   * VAD heard while the STT heard the user. Once the user stopped, an utterance the stream has not
+   * settled (with a final transcript or its own end of speech) must be, within `timeoutMs` of the end or
+   * of the stream's last interim; otherwise the stream fails with a retryable `APITimeoutError` and the
+   * session restarts it. Nothing is owed while the user still speaks (a recognizer may answer only at
+   * the end), nor for silence, so a long monologue or a quiet room never trips it.
+   */
+  responseDeadline?: {
+    clock: Clock;
+    timeoutMs: number;
+    utterances: () => { starts: number; ends: number };
+  };
 }
 
 /**
@@ -33,10 +46,12 @@ export class SttStreamOpener {
       );
     }
     const streaming = stt.kind === 'streaming' ? stt : this.adapterFor(stt, vad!);
+    const { responseDeadline, ...streamOptions } = options;
     return new FormattedSttStream(
-      (sampleRate) => streaming.stream({ ...options, sampleRate }),
+      (sampleRate) => streaming.stream({ ...streamOptions, sampleRate }),
       stt,
       options.signal,
+      responseDeadline,
     );
   }
 
@@ -63,6 +78,14 @@ class FormattedSttStream implements STTStream {
   private closed = false;
   private readonly opened: Promise<void>;
   private resolveOpened!: () => void;
+  /** Pending while the stream owes an answer for speech it was given (see `responseDeadline`). */
+  private answerTimer: TimerHandle | undefined;
+  private startsSeen: number;
+  private endsSeen: number;
+  /** An utterance began that the stream has not settled yet. */
+  private owed = false;
+  private readonly stalled: Promise<never>;
+  private failStalled!: (error: unknown) => void;
 
   private readonly onAbort = (): void => void this.close();
 
@@ -70,10 +93,19 @@ class FormattedSttStream implements STTStream {
     private readonly openInner: (sampleRate: number) => STTStream,
     private readonly stt: STT,
     private readonly signal: AbortSignal | undefined,
+    private readonly responseDeadline: SttOpenOptions['responseDeadline'],
   ) {
     this.opened = new Promise((resolve) => {
       this.resolveOpened = resolve;
     });
+    this.stalled = new Promise<never>((_, reject) => {
+      this.failStalled = reject;
+    });
+    this.stalled.catch(() => {});
+    // Speech that began before this stream was opened is not this stream's debt.
+    const seen = responseDeadline?.utterances() ?? { starts: 0, ends: 0 };
+    this.startsSeen = seen.starts;
+    this.endsSeen = seen.ends;
     // Until the first frame no provider stream listens to the signal; this one must end on abort too.
     signal?.addEventListener('abort', this.onAbort, { once: true });
   }
@@ -93,6 +125,41 @@ class FormattedSttStream implements STTStream {
       this.resolveOpened();
     }
     for (const piece of this.format!.convert(frame)) this.inner.pushFrame(piece);
+    this.followUtterances();
+  }
+
+  private followUtterances(): void {
+    if (!this.responseDeadline) return;
+    const { starts, ends } = this.responseDeadline.utterances();
+    if (starts !== this.startsSeen) {
+      this.startsSeen = starts;
+      this.owed = true;
+    }
+    if (ends !== this.endsSeen) {
+      this.endsSeen = ends;
+      if (this.owed && !this.answerTimer) this.expectAnswer();
+    }
+  }
+
+  /** (Re)arms the answer deadline: the stream owes an event within the timeout. */
+  private expectAnswer(): void {
+    const deadline = this.responseDeadline;
+    this.answered();
+    if (!deadline || !Number.isFinite(deadline.timeoutMs)) return;
+    this.answerTimer = deadline.clock.setTimer(deadline.timeoutMs, () => {
+      this.failStalled(
+        new APITimeoutError(
+          `${this.stt.label}: no answer within ${deadline.timeoutMs} ms of being given speech`,
+        ),
+      );
+      // The stalled connection is released now; the session opens a new stream.
+      void this.inner?.close().catch(() => {});
+    });
+  }
+
+  private answered(): void {
+    this.answerTimer?.cancel();
+    this.answerTimer = undefined;
   }
 
   /** Before the first frame nothing was heard, so there is nothing to finalize. */
@@ -113,6 +180,7 @@ class FormattedSttStream implements STTStream {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.answered();
     this.signal?.removeEventListener('abort', this.onAbort);
     this.resolveOpened();
     await this.inner?.close();
@@ -122,6 +190,30 @@ class FormattedSttStream implements STTStream {
     await this.opened;
     if (this.openError !== undefined) throw this.openError;
     if (!this.inner) return;
-    yield* this.inner;
+    const events = this.inner[Symbol.asyncIterator]();
+    let finished = false;
+    try {
+      for (;;) {
+        const next = events.next();
+        next.catch(() => {});
+        const result = await Promise.race([next, this.stalled]);
+        if (result.done) {
+          finished = true;
+          return;
+        }
+        const type = result.value.type;
+        if (type === 'final_transcript' || type === 'end_of_speech') {
+          this.owed = false;
+          this.answered();
+        } else if (this.answerTimer) {
+          // A hypothesis after the user stopped promises the rest: the wait starts again.
+          this.expectAnswer();
+        }
+        yield result.value;
+      }
+    } finally {
+      this.answered();
+      if (!finished) void Promise.resolve(events.return?.()).catch(() => {});
+    }
   }
 }

@@ -1,5 +1,6 @@
 import type { AudioFrame } from '../../audio/audio-frame.js';
 import type { AudioOutput, PlaybackEvent, PlaybackFinished } from '../../providers/audio-io.js';
+import { abortReason } from '../../time/clock.js';
 
 /**
  * Segment bookkeeping shared by every output: a sink calls `notifyPlaybackStarted()` when the first
@@ -40,10 +41,31 @@ export abstract class AudioOutputBase implements AudioOutput {
     this.onClearBuffer();
   }
 
-  waitForPlayout(): Promise<PlaybackFinished> {
+  waitForPlayout(options: { signal?: AbortSignal } = {}): Promise<PlaybackFinished> {
     const segment = this.segmentsEnded;
     if (this.segmentsFinished >= segment) return Promise.resolve(this.lastFinished);
-    return new Promise((resolve) => this.waiters.push({ segment, resolve }));
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
+    return new Promise((resolve, reject) => {
+      const waiter = {
+        segment,
+        resolve: (event: PlaybackFinished) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(event);
+        },
+      };
+      const onAbort = (): void => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        reject(abortReason(signal!));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(waiter);
+    });
+  }
+
+  /** Calls of `waitForPlayout()` still waiting for their segment's finish (diagnostics and tests). */
+  protected get pendingPlayoutWaits(): number {
+    return this.waiters.length;
   }
 
   onPlayback(listener: (event: PlaybackEvent) => void): () => void {

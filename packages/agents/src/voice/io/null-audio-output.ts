@@ -37,6 +37,8 @@ export class NullAudioOutput extends AudioOutputBase {
   }
 
   protected onClearBuffer(): void {
+    // Clearing always ends a pause, even with nothing left to cut (the contract of AudioOutput).
+    this.paused = false;
     if (!this.playing && !this.finishPending) return;
     this.finish({ playbackPositionMs: this.heardMs(), interrupted: true });
   }

@@ -81,6 +81,15 @@ export class ActivityState {
     this.derive();
   }
 
+  /**
+   * The step of `handle` cut its audio (`clearBuffer()`): nothing of it is left in the sink, even while
+   * the step still waits for the sink to confirm, so a pause from now on has nothing there to hold.
+   */
+  playbackStopped(handle: SpeechHandle): void {
+    if (this.playing === handle) this.playing = undefined;
+    this.derive();
+  }
+
   /** A step of `handle` gave the output back. */
   speechReleased(handle: SpeechHandle): void {
     if (this.playing === handle) this.playing = undefined;

@@ -13,6 +13,7 @@ import type { Agent } from '../agent/agent.js';
 import type { AgentTask } from '../agent/agent-task.js';
 import type { AudioInput, AudioOutput, TextOutput } from '../../providers/audio-io.js';
 import { type TurnHandlingOptions, resolveTurnHandling } from './options.js';
+import { resolveDeadlines, type SessionDeadlines } from './deadlines.js';
 import type { RunContext } from '../tools/run-context.js';
 import { assertTimeout } from '../tools/tool.js';
 import type { AgentState, ErrorSource, SessionEvents } from './session-events.js';
@@ -47,8 +48,32 @@ export interface AgentSessionOptions<UserData = unknown> {
   closeTimeout?: number;
   /** How long an interrupted segment may take to report that playback stopped. Default 1000 ms. */
   interruptedPlayoutTimeout?: number;
-  /** Slack on top of a segment's duration before a sink that never reports playback is given up on. */
+  /** @deprecated Use `playoutGraceMs`. */
   playoutWatchdogSlack?: number;
+  /**
+   * Slack on top of the audio's own duration (counted from its first frame, pauses excluded) for the
+   * audio output: a `captureFrame` that has not returned, or a playback-finished report that has not come,
+   * by then is given up on (an `audio_output` error) and the agent listens again. Default 2000.
+   */
+  playoutGraceMs?: number;
+  /** Longest wait for the first chunk of a reply step from the LLM, in ms. Default 15000. */
+  llmFirstChunkTimeoutMs?: number;
+  /** Longest gap between two chunks of a streaming LLM reply, in ms. Default 10000. */
+  llmChunkTimeoutMs?: number;
+  /**
+   * Longest wait for a synthesis's first audio once it has all its text, in ms (before that it may wait
+   * for more words). Default 10000.
+   */
+  ttsFirstAudioTimeoutMs?: number;
+  /** Longest gap in a synthesis's audio once it has all its text, in ms. Default 5000. */
+  ttsAudioTimeoutMs?: number;
+  /**
+   * Longest an STT stream may leave speech it was given unanswered (no final transcript) once the user
+   * stopped (the VAD's end of speech), or after its last interim, in ms; it is then restarted with a
+   * recoverable `stt` error. Nothing is owed while the user still speaks, nor for silence. Needs a VAD.
+   * Default 10000.
+   */
+  sttResponseTimeoutMs?: number;
   /** Language hint for STT and the turn detector (BCP-47). */
   language?: string;
   /** Receives fine-grained records of what the session does (see `TraceRecord`). */
@@ -91,6 +116,8 @@ export class AgentSession<UserData = unknown> extends TypedEmitter<SessionEvents
   readonly clock: Clock;
   readonly options: Readonly<AgentSessionOptions<UserData>>;
   readonly turnHandling: TurnHandlingOptions;
+  /** @internal What the session waits for, and how long (resolved from the options). */
+  readonly deadlines: SessionDeadlines;
   /** Everything said and done in the conversation, across agents. */
   readonly history = new ChatContext();
   /** The user's audio: turn listening off and on, swap the source. */
@@ -109,6 +136,7 @@ export class AgentSession<UserData = unknown> extends TypedEmitter<SessionEvents
     this.options = options;
     this.clock = options.clock ?? realClock();
     this.turnHandling = resolveTurnHandling(options.turnHandling);
+    this.deadlines = resolveDeadlines(options);
     this.userData = options.userData as UserData;
     this.ids = options.ids ?? createIdGenerator();
     this.input = new SessionInput((method) => this.assertOpen(method));

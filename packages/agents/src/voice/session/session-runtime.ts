@@ -95,7 +95,7 @@ export class SessionRuntime implements AudioInputControl, AudioOutputControl {
     this.inFlight = new InFlightTasks((error) => reporter.error(errorSourceOf(error), error, true));
     const agents = new ActiveAgent(session, options.agent);
     const log = new ConversationLog(session, agents);
-    const gate = new PlayoutGate(clock);
+    const gate = new PlayoutGate();
     const threads = new ConversationThreads();
     const inFlight = this.inFlight;
 
@@ -138,6 +138,7 @@ export class SessionRuntime implements AudioInputControl, AudioOutputControl {
       playback: activity,
       listener: router,
       reporter,
+      sttResponseTimeoutMs: session.deadlines.sttResponseTimeoutMs,
     });
 
     // Speaking: a speech runs its steps through the scheduler and plays them out.
@@ -167,13 +168,21 @@ export class SessionRuntime implements AudioInputControl, AudioOutputControl {
           textOutput: this.textOutput,
           gate,
           interruptedPlayoutTimeoutMs: session.options.interruptedPlayoutTimeout ?? 1000,
-          playoutWatchdogSlackMs: session.options.playoutWatchdogSlack ?? 2000,
+          playoutGraceMs: session.deadlines.playoutGraceMs,
           policy,
           activity,
           metrics,
           reporter,
           speakingRate: new SpeakingRate(),
-          tts: new TtsStreamOpener((problem) => reporter.problem('tts', problem)),
+          givenAudioTimeouts: {
+            firstFrameMs: session.deadlines.ttsFirstAudioTimeoutMs,
+            frameMs: session.deadlines.ttsAudioTimeoutMs,
+          },
+          tts: new TtsStreamOpener((problem) => reporter.problem('tts', problem), {
+            clock,
+            firstAudioTimeoutMs: session.deadlines.ttsFirstAudioTimeoutMs,
+            audioTimeoutMs: session.deadlines.ttsAudioTimeoutMs,
+          }),
         },
         maxToolSteps: session.options.maxToolSteps ?? 3,
         toolCalls: new ToolCallIds({ history: session.history, context: () => agents.current.chatCtx }),

@@ -1,4 +1,4 @@
-import { abortReason, type Clock } from '../../time/clock.js';
+import { abortReason } from '../../time/clock.js';
 
 /**
  * Holds back the frames of the playing speech while the user talks over an interruptible speech. The
@@ -7,35 +7,28 @@ import { abortReason, type Clock } from '../../time/clock.js';
 export class PlayoutGate {
   private closedFlag = false;
   private waiters = new Set<() => void>();
-  private pausedSince = 0;
-  private pausedBefore = 0;
-
-  constructor(private readonly clock: Clock) {}
-
-  /** Total time spent paused so far, in ms (including a pause still going on). */
-  get pausedTotalMs(): number {
-    return this.pausedBefore + (this.closedFlag ? this.clock.now() - this.pausedSince : 0);
-  }
-
-  /** When the pause going on began, if the gate is paused. */
-  get pausedSinceMs(): number | undefined {
-    return this.closedFlag ? this.pausedSince : undefined;
-  }
+  private readonly watchers = new Set<(paused: boolean) => void>();
 
   get paused(): boolean {
     return this.closedFlag;
   }
 
+  /** Calls `watcher` at each pause and resume, until the returned function is called. */
+  watch(watcher: (paused: boolean) => void): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
+  }
+
   pause(): void {
     if (this.closedFlag) return;
     this.closedFlag = true;
-    this.pausedSince = this.clock.now();
+    for (const watcher of [...this.watchers]) watcher(true);
   }
 
   resume(): void {
     if (!this.closedFlag) return;
     this.closedFlag = false;
-    this.pausedBefore += this.clock.now() - this.pausedSince;
+    for (const watcher of [...this.watchers]) watcher(false);
     const waiters = this.waiters;
     this.waiters = new Set();
     for (const w of waiters) w();

@@ -15,7 +15,7 @@ import type { SpeechScheduler } from './speech-scheduler.js';
 import { type ToolCallResult, ToolRunner } from '../tools/tool-runner.js';
 import type { AgentSession } from '../session/agent-session.js';
 import { tagErrorSource } from '../session/error-source.js';
-import { untilAborted } from '../../utils/abortable.js';
+import { withIdleTimeout } from '../../provider-utils/idle-timeout.js';
 import type { ToolCallIds } from '../tools/tool-call-ids.js';
 import type { IdGenerator } from '../../utils/ids.js';
 import type { ActiveAgent } from '../agent/active-agent.js';
@@ -269,15 +269,30 @@ async function generate(
   let usage: LLMUsage | undefined;
   deps.activity.generationStarted(handle);
   try {
-    const stream = preemptive
-      ? preemptive.take(signal)
-      : llm.chat({
-          ...chatOptions(agent, llm, chatCtx, toolChoice),
-          signal,
-          onProblem: (problem) => deps.session.reportError('llm', new ProviderProblemError(problem), true),
-        });
+    const { llmFirstChunkTimeoutMs, llmChunkTimeoutMs } = deps.session.deadlines;
+    // A model that stops sending (before its first chunk or mid-reply) fails the step with a timeout,
+    // even when it ignores its abort signal; the wait for the text channel does not count. A speculative
+    // request taken over is held to the same deadlines from here on.
+    const stream = withIdleTimeout(
+      (callSignal) =>
+        preemptive
+          ? preemptive.take(callSignal)
+          : llm.chat({
+              ...chatOptions(agent, llm, chatCtx, toolChoice),
+              signal: callSignal,
+              onProblem: (problem) =>
+                deps.session.reportError('llm', new ProviderProblemError(problem), true),
+            }),
+      {
+        clock: deps.clock,
+        firstItemTimeoutMs: llmFirstChunkTimeoutMs,
+        idleTimeoutMs: llmChunkTimeoutMs,
+        signal,
+        label: llm.label,
+      },
+    );
     if (preemptive) deps.reporter.trace({ type: 'preemptive_generation_used', speechId: handle.id });
-    for await (const part of untilAborted(stream, signal)) {
+    for await (const part of stream) {
       if (ttft === undefined && (part.type === 'text_delta' || part.type === 'tool_call')) {
         ttft = deps.clock.now() - startedAt;
       }

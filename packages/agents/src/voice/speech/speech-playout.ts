@@ -1,9 +1,10 @@
 import type { AudioFrame } from '../../audio/audio-frame.js';
 import { AudioResampler } from '../../audio/resampler.js';
-import { isAbortError } from '../../errors.js';
+import { AudioOutputTimeoutError, isAbortError } from '../../errors.js';
+import { withIdleTimeout } from '../../provider-utils/idle-timeout.js';
 import type { TTS } from '../../providers/tts.js';
 import type { Clock } from '../../time/clock.js';
-import { raceAbort, untilAborted, waitAtMost } from '../../utils/abortable.js';
+import { untilAborted, waitAtMost } from '../../utils/abortable.js';
 import type { AudioOutput, TextOutput } from '../../providers/audio-io.js';
 import type { ActivityState } from '../session/activity-state.js';
 import { tagErrorSource } from '../session/error-source.js';
@@ -11,6 +12,7 @@ import type { ErrorSource } from '../session/session-events.js';
 import type { LatencyMetrics } from '../session/latency-metrics.js';
 import type { SessionReporter } from '../session/session-reporter.js';
 import type { InterruptionPolicy } from '../turn/interruption-policy.js';
+import { AudioDue } from './audio-due.js';
 import type { PlayoutGate } from './playout-gate.js';
 import type { SpeechHandle } from './speech-handle.js';
 import { type SpeakingRate, TranscriptSync } from './transcript-sync.js';
@@ -23,12 +25,15 @@ export interface PlayoutDeps {
   gate: PlayoutGate;
   /** How long an interrupted segment may take to report that playback stopped. */
   interruptedPlayoutTimeoutMs: number;
-  /** Slack on top of the audio's own duration before a silent sink is given up on. */
-  playoutWatchdogSlackMs: number;
+  /**
+   * Slack on top of the audio's own duration (from its first frame, pauses excluded) before a sink that
+   * does not take a frame or does not report the end of playout is given up on.
+   */
+  playoutGraceMs: number;
   /** Last chance to hold a frame back: the user may be speaking. */
   policy: Pick<InterruptionPolicy, 'onFrameReady'>;
   /** The agent speaks from the first frame on. */
-  activity: Pick<ActivityState, 'playbackStarted'>;
+  activity: Pick<ActivityState, 'playbackStarted' | 'playbackStopped'>;
   metrics: Pick<LatencyMetrics, 'firstFrameSent' | 'ttsFirstByte'>;
   /** Every frame sent is traced; a sink that never confirms playout is reported. */
   reporter: Pick<SessionReporter, 'trace' | 'error'>;
@@ -36,6 +41,8 @@ export interface PlayoutDeps {
   speakingRate: SpeakingRate;
   /** Opens this session's syntheses (batch synthesizers get a sentence adapter of the session's own). */
   tts: Pick<TtsStreamOpener, 'open'>;
+  /** Audio given to `say()` stands in for a synthesis, with the same deadlines. */
+  givenAudioTimeouts: { firstFrameMs: number; frameMs: number };
 }
 
 export interface PlayoutSource {
@@ -97,8 +104,18 @@ export async function playSpeechStep(
   };
 
   // The given audio stands in for the synthesis: its failure is reported as the TTS's.
-  const frames = source.audio
-    ? tagged(source.audio, 'tts')
+  const given = source.audio;
+  const frames = given
+    ? tagged(
+        withIdleTimeout(() => given, {
+          clock: deps.clock,
+          firstItemTimeoutMs: deps.givenAudioTimeouts.firstFrameMs,
+          idleTimeoutMs: deps.givenAudioTimeouts.frameMs,
+          signal,
+          label: 'say() audio',
+        }),
+        'tts',
+      )
     : source.tts && output
       ? synthesize(deps, handle, source, sync)
       : undefined;
@@ -117,6 +134,7 @@ export async function playSpeechStep(
   }
   if (source.audio) void collectText(source.text, sync, signal);
 
+  const due = new AudioDue(deps.clock, deps.gate);
   // Captions follow what is heard, not what was sent: they advance with playback time (frozen while
   // paused) and never run ahead of the audio sent.
   let heardMs = 0;
@@ -137,10 +155,24 @@ export async function playSpeechStep(
       // An interrupt that also releases the pause wakes this wait in the same instant it aborts the
       // speech: the frame must not reach the sink after the interrupt cleared it.
       if (signal.aborted || !output) break;
+      due.frameSent(frame.durationMs);
+      let accepted: { value: unknown } | undefined;
       try {
-        await raceAbort(output.captureFrame(frame), signal);
+        // A sink with a full buffer takes the frame once the audio ahead of it has played: one that
+        // still has not by then (and a grace) is broken, and the step ends.
+        accepted = await due.waitFor(output.captureFrame(frame), deps.playoutGraceMs, signal);
       } catch (error) {
         throw tagErrorSource(error, 'audio_output');
+      }
+      if (!accepted) {
+        // The stuck frame opened a segment in the sink; nothing else will end it when it was the first.
+        if (sentFrames === 0) output.clearBuffer();
+        throw tagErrorSource(
+          new AudioOutputTimeoutError(
+            `audio output did not take a frame of ${handle.id} within ${deps.playoutGraceMs} ms of when its audio was due`,
+          ),
+          'audio_output',
+        );
       }
       if (sentFrames === 0) {
         deps.activity.playbackStarted(handle);
@@ -164,6 +196,7 @@ export async function playSpeechStep(
     return await finishPlayout();
   } finally {
     captions.cancel();
+    due.dispose();
   }
 
   async function finishPlayout(): Promise<PlayoutResult> {
@@ -182,28 +215,20 @@ export async function playSpeechStep(
 
     if (!signal.aborted && !streamError) {
       output.flush();
-      const waitMs = sentMs + deps.playoutWatchdogSlackMs;
+      // Also ends the sink's own wait when the report never comes, so nothing accrues per speech.
+      const giveUp = new AbortController();
       try {
-        const playout = output.waitForPlayout();
-        // Time spent paused (the user talking) does not count against a sink that stopped reporting:
-        // each time the deadline passes, wait again for the pause time that accrued meanwhile.
-        // Every frame was sent by now, so the audio is due by now + its length + the pauses counted; a
-        // pause that began after that holds nothing back (the user talked after the audio had played).
-        let dueAt = deps.clock.now() + sentMs;
-        let pausedSeen = deps.gate.pausedTotalMs;
-        let finished = await raceAbort(waitAtMost(deps.clock, playout, waitMs), signal);
-        while (finished === undefined) {
-          const extra = deps.gate.pausedTotalMs - pausedSeen;
-          if (extra <= 0 && !deps.gate.paused) break;
-          if ((deps.gate.pausedSinceMs ?? Number.NEGATIVE_INFINITY) > dueAt) break;
-          pausedSeen += extra;
-          dueAt += extra;
-          finished = await raceAbort(waitAtMost(deps.clock, playout, Math.max(extra, 100)), signal);
-        }
+        const finished = await due.waitFor(
+          output.waitForPlayout({ signal: giveUp.signal }),
+          deps.playoutGraceMs,
+          signal,
+        );
         if (finished === undefined) {
           deps.reporter.error(
             'audio_output',
-            new Error(`audio output did not report the end of playout of ${handle.id} within ${waitMs} ms`),
+            new AudioOutputTimeoutError(
+              `audio output did not report the end of playout of ${handle.id} within ${deps.playoutGraceMs} ms of when its audio was due`,
+            ),
             true,
           );
         }
@@ -211,17 +236,28 @@ export async function playSpeechStep(
         return {
           fullText: sync.fullText,
           playedText: sync.fullText,
-          playedMs: finished?.playbackPositionMs ?? sentMs,
+          playedMs: finished?.value.playbackPositionMs ?? sentMs,
           interrupted: false,
           sentAnyAudio: true,
         };
       } catch {
         // Interrupted while the tail was playing: fall through and cut it.
+      } finally {
+        giveUp.abort();
       }
     }
 
     output.clearBuffer();
-    const stopped = await waitAtMost(deps.clock, output.waitForPlayout(), deps.interruptedPlayoutTimeoutMs);
+    // A user who starts talking during the wait below must not pause a sink that holds nothing of this
+    // step any more: nothing would resume it for the speeches after this one.
+    deps.activity.playbackStopped(handle);
+    const giveUp = new AbortController();
+    const stopped = await waitAtMost(
+      deps.clock,
+      output.waitForPlayout({ signal: giveUp.signal }),
+      deps.interruptedPlayoutTimeoutMs,
+    ).catch(() => undefined);
+    giveUp.abort();
     const playedMs = Math.min(sentMs, stopped?.playbackPositionMs ?? sentMs);
     sync.revealUntil(playedMs);
     deps.textOutput?.flush();

@@ -30,11 +30,15 @@ class PausableSink {
   resume(): void {
     this.resumes++;
   }
+  clears = 0;
+  clearBuffer(): void {
+    this.clears++;
+  }
 }
 
 function rig(turnHandling: Partial<TurnHandlingOptions> = {}) {
   const clock = new VirtualClock({ autoAdvance: false });
-  const gate = new PlayoutGate(clock);
+  const gate = new PlayoutGate();
   const sink = new PausableSink();
   const world: World = {
     current: undefined,
@@ -616,6 +620,28 @@ describe('InterruptionPolicy: false interruptions', () => {
     expect(r.sink.resumes).toBe(1);
     r.policy.onUserSpeechEnded();
     expect(r.falseInterruptions).toEqual([]);
+  });
+
+  it('a speech cut after its audio left the sink (its step over, tools running) does not leave the sink paused', () => {
+    const r = rig({ falseInterruptionTimeout: 1000 });
+    const cut = r.playing();
+    r.policy.onUserSpeechStarted();
+    expect(r.sink.pauses).toBe(1);
+    // The step ends (its sink reported the end of playout) and the speech runs its tools.
+    r.world.current = undefined;
+    r.world.playing = undefined;
+    r.world.toolPhase.push(cut);
+    cut.requestInterrupt('user_speech', false);
+    expect(r.gate.paused).toBe(false);
+    // Nothing of it is left to play: the pause ends by clearing, never by a resume.
+    expect(r.sink.clears).toBe(1);
+    expect(r.sink.resumes).toBe(0);
+
+    // Cut while its audio is still in the sink: its playout clears the sink itself.
+    const playing = r.playing();
+    r.policy.onUserSpeechStarted();
+    playing.requestInterrupt('user_speech', false);
+    expect(r.sink.clears).toBe(1);
   });
 
   it('announces at most one false interruption per pause', async () => {

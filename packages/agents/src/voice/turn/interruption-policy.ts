@@ -16,7 +16,7 @@ export interface InterruptionPolicyDeps {
   options: TurnHandlingOptions;
   /** Owned by the policy: closed while a speech is paused. */
   gate: PlayoutGate;
-  audioOutput: Pick<AudioOutput, 'canPause' | 'pause' | 'resume'> | undefined;
+  audioOutput: Pick<AudioOutput, 'canPause' | 'pause' | 'resume' | 'clearBuffer'> | undefined;
   /** Which speech holds the output. */
   scheduler: Pick<SpeechScheduler, 'current' | 'currentStep'>;
   /** Which speech plays, whose tools run; told when the output pauses or resumes. */
@@ -299,7 +299,14 @@ export class InterruptionPolicy {
       this.release();
       if (sinkPaused) this.deps.audioOutput?.resume();
     });
-    const offInterrupt = target.onInterrupt(() => this.release());
+    const offInterrupt = target.onInterrupt(() => {
+      const sinkPaused = this.paused?.handle === target && this.paused.sinkPaused;
+      this.release();
+      // A cut speech whose audio is in the sink is cleared by its playout, which ends the pause; one
+      // whose audio already left it (played, or cut before) would leave the sink paused for the next
+      // speech. Clearing ends the pause without playing anything (a resume would look like one).
+      if (sinkPaused && this.deps.activity.playingSpeech === undefined) this.deps.audioOutput?.clearBuffer();
+    });
     const off = (): void => {
       offDone();
       offInterrupt();
