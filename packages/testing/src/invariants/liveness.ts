@@ -237,7 +237,13 @@ export function checkL6(m: LogModel, report: Report): void {
       else if (stop === undefined) stop = c.atMs;
     }
     if (stop === undefined) continue;
-    const deadline = stop + wait;
+    let deadline = stop + wait;
+    // An end-of-turn decision that starts after the stop (turn detection by the recognizer waits for a
+    // late final) resolves the pause in its own time: commit or skip, by its max delay.
+    for (const { entry: e } of m.entries('endpointing_started')) {
+      if (e.atMs < stop || e.atMs > Math.min(resolvedAt, deadline)) continue;
+      deadline = Math.max(deadline, e.atMs + th.maxEndpointingDelay + eps(m) + 50);
+    }
     if (deadline > m.endMs || deadline >= m.closeAt) continue;
     if (resolvedAt > deadline) {
       report(
