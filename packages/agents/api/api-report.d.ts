@@ -2132,6 +2132,104 @@ declare class VirtualClock implements Clock {
     private pop;
 }
 
+/** A sound for the background: a clip (mono or not, any rate; it loops) and its volume. */
+interface BackgroundSound {
+    /** Default: the built-in synthesized clip (a soft hum for ambient, soft ticks for thinking). */
+    clip?: AudioFrameLike;
+    /** 0..1, applied to the clip's own level. Default 0.5 for ambient, 0.7 for thinking. */
+    volume?: number;
+}
+interface BackgroundAudioOptions {
+    /** A loop under the whole conversation. `true` = the built-in hum. Default: none. */
+    ambient?: BackgroundSound | boolean;
+    /** A loop while the agent is `thinking` (LLM and tools). `true` = the built-in ticks. Default: none. */
+    thinking?: BackgroundSound | boolean;
+    /** How long the agent must be thinking before the thinking sound starts (quick replies stay quiet). Default 0. */
+    thinkingDelayMs?: number;
+    /** Fade-in of the thinking sound. Default 150. */
+    thinkingFadeInMs?: number;
+    /** Fade-out of the thinking sound when speech starts or thinking ends. Default 300. */
+    thinkingFadeOutMs?: number;
+    /** Fade-in of the ambient loop when the output starts. Default 500. */
+    ambientFadeInMs?: number;
+    /** Length of each background frame sent into silence (one per clock tick). Default 20. */
+    frameMs?: number;
+    /** Rate of the background frames when the sink announces none. Default 24000. */
+    sampleRate?: number;
+}
+type BackgroundSoundName = 'ambient' | 'thinking';
+/** The session as the background follows it: its clock, its agent state, its end. */
+type BackgroundAudioSession = Pick<AgentSession, 'clock' | 'agentState' | 'on' | 'off'>;
+/**
+ * Ambient and "thinking" sound mixed into the session's audio output (optional; nothing plays unless a
+ * sound is configured). The ambient loop plays in the silences and under the agent's speech; the
+ * thinking loop fades in while the agent is `thinking` and fades out as its speech starts. Speech frames
+ * are never delayed: they go straight to the sink with the background added in; background alone is
+ * sent only while no speech holds the sink, a frame per tick of the session's clock.
+ *
+ * ```ts
+ * const background = new BackgroundAudio(session, { ambient: { volume: 0.3 }, thinking: true });
+ * await session.start({ agent, output: { audio: background.wrap(transportOutput) } });
+ * ```
+ * It stops when the session closes (or at `close()`).
+ */
+declare class BackgroundAudio {
+    private readonly session;
+    private readonly clock;
+    private readonly ambient;
+    private readonly thinking;
+    private readonly thinkingDelayMs;
+    private readonly thinkingFadeInMs;
+    private readonly thinkingFadeOutMs;
+    private readonly ambientFadeInMs;
+    private readonly frameMs;
+    private readonly sampleRate;
+    private output;
+    private ticker;
+    private thinkingTimer;
+    private closedFlag;
+    private readonly onState;
+    private readonly onClose;
+    constructor(session: BackgroundAudioSession, options?: BackgroundAudioOptions);
+    /**
+     * The output to give the session: `sink` with the background mixed in. Call once, before `start()`.
+     */
+    wrap(sink: AudioOutput): AudioOutput;
+    /** Current volume of a sound (0..1), or undefined when it is not configured. */
+    volume(sound: BackgroundSoundName): number | undefined;
+    /** Changes a sound's volume (0..1) from the next sample on. */
+    setVolume(sound: BackgroundSoundName, volume: number): void;
+    /** Background frames sent into silences, and clock ticks skipped because the sink was still busy. */
+    get stats(): {
+        gapFramesSent: number;
+        gapTicksSkipped: number;
+    };
+    get closed(): boolean;
+    /** Stops the background now; the wrapped output keeps passing speech through. Idempotent. */
+    close(): void;
+    private clip;
+    private render;
+    private follow;
+}
+
+/**
+ * The two clips the core ships, synthesized on demand rather than stored: a few lines of arithmetic
+ * replace binary assets, and there is no licence to track. Both are mono, loop without a click (every
+ * tone has a whole number of cycles in the loop, the noise is cross-faded over the seam), and are
+ * deterministic (a seeded generator), so tests can compare them sample by sample.
+ */
+interface SynthesizedClipOptions {
+    /** Default 24000. */
+    sampleRate?: number;
+}
+/** A soft room hum: mains-like tones under low-passed noise, breathing once per loop. About -30 dBFS. */
+declare function synthesizedHum(options?: SynthesizedClipOptions): AudioFrame;
+/**
+ * A gentle "thinking" pattern: irregular soft key-like ticks (short decaying noise bursts), some in quick
+ * runs, some after a pause, as someone typing a note. Peaks near -14 dBFS, silent between ticks.
+ */
+declare function synthesizedTicks(options?: SynthesizedClipOptions): AudioFrame;
+
 /**
  * How long the session waits for each thing it depends on before it gives up on it. A missed deadline
  * is an `error` event of the provider's source; the step that waited ends and the session goes on.
@@ -2195,4 +2293,4 @@ declare class LocalInterruptionDetector implements InterruptionDetector {
     private match;
 }
 
-export { APIConnectionError, APIError, APIStatusError, APITimeoutError, type AddMessageOptions, Agent, type AgentDefinition, type AgentDefinitionInit, type AgentHandoff, type AgentHandoffExpectation, type AgentOptions, AgentSession, type AgentSessionOptions, type AgentState, AgentTask, AllProvidersFailedError, type AnyTool, AudioFrame, type AudioFrameLike, type AudioInput, type AudioOutput, AudioOutputTimeoutError, type AvailabilityChangedEvent, type ChatContent, ChatContext, type ChatItem, type ChatMessage, type ChatRole, type Clock, type CommittedTurn, type CopyOptions, DEFAULT_BACKCHANNELS, type ErrorSource, EventAssert, ExpectationError, type FallbackAdapterEvents, type FallbackAdapterOptions, type FunctionCall, type FunctionCallExpectation, type FunctionCallOutput, type FunctionCallOutputExpectation, type GenerateReplyOptions, type ImageContent, type InterruptReason, type InterruptionDetector, type InterruptionEvidence, type InterruptionVerdict, InvalidAudioError, type JSONSchema, Job, type JobContext, type JobNotice, type JobOptions, type JobTransport, type LLM, LLMFallbackAdapter, type LLMFallbackAdapterOptions, LocalInterruptionDetector, type LocalInterruptionDetectorOptions, type LogLevel, type Logger, type LoggerOptions, type MessageExpectation, MissingProviderError, MissingVADError, type NoticeLevel, type ProviderAvailability, ProviderProblemError, RealClock, RunAssert, RunContext, type RunEvent, type RunOptions, RunResult, type STT, STTFallbackAdapter, type STTFallbackAdapterOptions, type SayOptions, SessionClosedError, type SessionDeadlines, type SessionEvents, type SessionIO, SessionInput, type SessionMetrics, SessionNotStartedError, SessionOutput, type SessionStartOptions, SpeechDeadlockError, SpeechHandle, SpeechInterruptedError, SpeechInterruptedReason, type SpeechOutcome, SpeechPriority, StopResponse, type TTS, TTSFallbackAdapter, type TTSFallbackAdapterOptions, TaskContextError, type TextOutput, type TimedTraceRecord, type TimerHandle, type Tool, ToolError, type ToolOptions, ToolTimeoutError, type TraceRecord, type TraceSink, type TurnDetector, type TurnHandlingOptions, type UserState, type UserTurnExceeded, type VAD, VirtualClock, type VirtualClockOptions, VoxwireError, agentDefinitionFromModule, createLogger, defaultDeadlines, defaultLogger, defaultTurnHandling, defineAgent, describeEvent, isAgentDefinition, messageText, prewarmAgent, realClock, resolveDeadlines, resolveTurnHandling, setDefaultLogger, silentLogger, tool, toolDefinitions };
+export { APIConnectionError, APIError, APIStatusError, APITimeoutError, type AddMessageOptions, Agent, type AgentDefinition, type AgentDefinitionInit, type AgentHandoff, type AgentHandoffExpectation, type AgentOptions, AgentSession, type AgentSessionOptions, type AgentState, AgentTask, AllProvidersFailedError, type AnyTool, AudioFrame, type AudioFrameLike, type AudioInput, type AudioOutput, AudioOutputTimeoutError, type AvailabilityChangedEvent, BackgroundAudio, type BackgroundAudioOptions, type BackgroundAudioSession, type BackgroundSound, type BackgroundSoundName, type ChatContent, ChatContext, type ChatItem, type ChatMessage, type ChatRole, type Clock, type CommittedTurn, type CopyOptions, DEFAULT_BACKCHANNELS, type ErrorSource, EventAssert, ExpectationError, type FallbackAdapterEvents, type FallbackAdapterOptions, type FunctionCall, type FunctionCallExpectation, type FunctionCallOutput, type FunctionCallOutputExpectation, type GenerateReplyOptions, type ImageContent, type InterruptReason, type InterruptionDetector, type InterruptionEvidence, type InterruptionVerdict, InvalidAudioError, type JSONSchema, Job, type JobContext, type JobNotice, type JobOptions, type JobTransport, type LLM, LLMFallbackAdapter, type LLMFallbackAdapterOptions, LocalInterruptionDetector, type LocalInterruptionDetectorOptions, type LogLevel, type Logger, type LoggerOptions, type MessageExpectation, MissingProviderError, MissingVADError, type NoticeLevel, type ProviderAvailability, ProviderProblemError, RealClock, RunAssert, RunContext, type RunEvent, type RunOptions, RunResult, type STT, STTFallbackAdapter, type STTFallbackAdapterOptions, type SayOptions, SessionClosedError, type SessionDeadlines, type SessionEvents, type SessionIO, SessionInput, type SessionMetrics, SessionNotStartedError, SessionOutput, type SessionStartOptions, SpeechDeadlockError, SpeechHandle, SpeechInterruptedError, SpeechInterruptedReason, type SpeechOutcome, SpeechPriority, StopResponse, type SynthesizedClipOptions, type TTS, TTSFallbackAdapter, type TTSFallbackAdapterOptions, TaskContextError, type TextOutput, type TimedTraceRecord, type TimerHandle, type Tool, ToolError, type ToolOptions, ToolTimeoutError, type TraceRecord, type TraceSink, type TurnDetector, type TurnHandlingOptions, type UserState, type UserTurnExceeded, type VAD, VirtualClock, type VirtualClockOptions, VoxwireError, agentDefinitionFromModule, createLogger, defaultDeadlines, defaultLogger, defaultTurnHandling, defineAgent, describeEvent, isAgentDefinition, messageText, prewarmAgent, realClock, resolveDeadlines, resolveTurnHandling, setDefaultLogger, silentLogger, synthesizedHum, synthesizedTicks, tool, toolDefinitions };
