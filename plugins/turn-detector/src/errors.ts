@@ -1,11 +1,13 @@
 import { VoxwireError } from '@voxwire/agents';
 
-export type TurnModelErrorCode = 'not_found' | 'invalid' | 'load_failed';
+export type TurnModelErrorCode = 'not_found' | 'invalid' | 'unsupported' | 'load_failed';
 
 /**
- * The end-of-turn model could not be loaded: its description or ONNX file is missing (`not_found`),
- * the description is not one this package can use (`invalid`), or onnxruntime rejected the file
- * (`load_failed`). The message names the file.
+ * The end-of-turn model could not be loaded: its description, tokenizer or ONNX file is missing
+ * (`not_found`), the description, tokenizer or model's inputs are not what this package can use
+ * (`invalid`), a tokenizer is of a kind this package does not implement (`unsupported`, the message
+ * names the kind), or onnxruntime rejected the file (`load_failed`). The message and `modelPath` name
+ * the file.
  */
 export class TurnModelError extends VoxwireError {
   override name = 'TurnModelError';

@@ -8,8 +8,8 @@ import { ProtobufWriter } from './protobuf-writer.js';
 
 const IR_VERSION = 8;
 const OPSET = 17;
-const TENSOR_FLOAT = 1;
-const TENSOR_INT64 = 7;
+export const TENSOR_FLOAT = 1;
+export const TENSOR_INT64 = 7;
 const ATTRIBUTE_INT = 2;
 
 export const INPUT_INDICES = 'indices';
@@ -18,7 +18,7 @@ export const OUTPUT_PROBABILITY = 'probability';
 
 type Dim = number | string;
 
-function valueInfo(name: string, dims: readonly Dim[], elementType: number): ProtobufWriter {
+export function valueInfo(name: string, dims: readonly Dim[], elementType: number): ProtobufWriter {
   const shape = new ProtobufWriter();
   for (const dim of dims) {
     shape.message(
@@ -30,7 +30,7 @@ function valueInfo(name: string, dims: readonly Dim[], elementType: number): Pro
   return new ProtobufWriter().string(1, name).message(2, new ProtobufWriter().message(1, tensorType));
 }
 
-function floatTensor(name: string, dims: readonly number[], data: Float32Array): ProtobufWriter {
+export function floatTensor(name: string, dims: readonly number[], data: Float32Array): ProtobufWriter {
   const count = dims.reduce((a, b) => a * b, 1);
   if (data.length !== count) throw new RangeError(`${name}: ${data.length} values for [${dims.join(', ')}]`);
   // raw_data is little-endian; copy so a view into a larger buffer writes only its own bytes.
@@ -40,7 +40,7 @@ function floatTensor(name: string, dims: readonly number[], data: Float32Array):
   return new ProtobufWriter().packedInts(1, dims).int(2, TENSOR_FLOAT).string(8, name).bytes(9, raw);
 }
 
-function int64Tensor(name: string, values: readonly number[]): ProtobufWriter {
+export function int64Tensor(name: string, values: readonly number[]): ProtobufWriter {
   const raw = new Uint8Array(values.length * 8);
   const view = new DataView(raw.buffer);
   values.forEach((value, i) => {
@@ -53,7 +53,7 @@ function int64Tensor(name: string, values: readonly number[]): ProtobufWriter {
     .bytes(9, raw);
 }
 
-function node(
+export function node(
   opType: string,
   inputs: readonly string[],
   output: string,
