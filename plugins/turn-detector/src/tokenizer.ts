@@ -149,6 +149,10 @@ function splitPunctuation(piece: string): string[] {
   return out;
 }
 
+/** The Whitespace pre-tokenizer's `\w+|[^\w\s]+`, with \w as Unicode word characters (as in Rust's regex). */
+const WORD_OR_SYMBOLS =
+  /[\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}]+|[^\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}\s]+/gu;
+
 function splitWhitespace(piece: string): string[] {
   return piece.split(/\s+/u).filter((word) => word !== '');
 }
@@ -164,7 +168,7 @@ function preTokenizerOf(value: unknown, where: string): PreTokenize {
     case 'WhitespaceSplit':
       return (pieces) => pieces.flatMap(splitWhitespace);
     case 'Whitespace':
-      return (pieces) => pieces.flatMap((piece) => piece.match(/\w+|[^\w\s]+/gu) ?? []);
+      return (pieces) => pieces.flatMap((piece) => piece.match(WORD_OR_SYMBOLS) ?? []);
     case 'Punctuation': {
       const behavior = value.behavior ?? 'Isolated';
       if (behavior !== 'Isolated')
