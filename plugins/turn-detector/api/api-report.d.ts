@@ -42,11 +42,13 @@ declare class EndOfTurnModel implements TurnDetector {
     predictEndOfTurn(turns: readonly ConversationTurn[], options?: ProviderCallOptions): Promise<number>;
 }
 
-type TurnModelErrorCode = 'not_found' | 'invalid' | 'load_failed';
+type TurnModelErrorCode = 'not_found' | 'invalid' | 'unsupported' | 'load_failed';
 /**
- * The end-of-turn model could not be loaded: its description or ONNX file is missing (`not_found`),
- * the description is not one this package can use (`invalid`), or onnxruntime rejected the file
- * (`load_failed`). The message names the file.
+ * The end-of-turn model could not be loaded: its description, tokenizer or ONNX file is missing
+ * (`not_found`), the description, tokenizer or model's inputs are not what this package can use
+ * (`invalid`), a tokenizer is of a kind this package does not implement (`unsupported`, the message
+ * names the kind), or onnxruntime rejected the file (`load_failed`). The message and `modelPath` name
+ * the file.
  */
 declare class TurnModelError extends VoxwireError {
     name: string;
@@ -99,4 +101,60 @@ declare const ENDPOINTING_PRESET: {
     readonly turnHandling: Readonly<Pick<TurnHandlingOptions, 'minEndpointingDelay' | 'maxEndpointingDelay'>>;
 };
 
-export { DEFAULT_MODEL_PATH, ENDPOINTING_PRESET, EndOfTurnModel, type EndOfTurnModelOptions, type TurnModelConfig, TurnModelError, type TurnModelErrorCode };
+interface ExternalEndOfTurnModelOptions {
+    /** The ONNX file: input `input_ids` (int64 [1, n]), optionally `attention_mask`/`token_type_ids`, one output. */
+    modelPath: string;
+    /** The model's Hugging Face `tokenizer.json` (WordLevel or WordPiece). */
+    tokenizerPath: string;
+    /**
+     * The probability below which the end of turn is unlikely: one number for every language in
+     * `languages`, or one per language (primary subtag, e.g. `{ en: 0.6, de: 0.4 }`). Default 0.5.
+     */
+    unlikelyThreshold?: number | Readonly<Record<string, number>>;
+    /**
+     * Primary language subtags the model covers. Default: the keys of a per-language `unlikelyThreshold`,
+     * otherwise `['en']`. Other languages get no threshold, and the session endpoints on silence alone.
+     */
+    languages?: readonly string[];
+    /**
+     * The language assumed when the session does not know the user's. Default: the first of `languages`;
+     * `null` endpoints on silence alone until a language is known.
+     */
+    defaultLanguage?: string | null;
+    /**
+     * The longest sequence fed to the model, special tokens included; longer text keeps its end (the
+     * user's latest words). Default 128.
+     */
+    maxTokens?: number;
+}
+/**
+ * A `TurnDetector` over an end-of-turn model of your own: an ONNX classifier that reads token ids made
+ * by a simple Hugging Face tokenizer (WordLevel or WordPiece) and gives the probability that the user's
+ * turn is complete. Runs on the calling thread with onnxruntime-node, like the bundled model.
+ */
+declare class ExternalEndOfTurnModel implements TurnDetector {
+    private readonly model;
+    private readonly tokenizer;
+    readonly specificationVersion = "v1";
+    readonly label = "turn-detector.ExternalEndOfTurnModel";
+    /** Primary language subtags the model covers. */
+    readonly languages: readonly string[];
+    readonly maxTokens: number;
+    private readonly thresholds;
+    private readonly defaultLanguage;
+    private constructor();
+    /**
+     * Loads the model and its tokenizer (each once per process: later calls with the same path share it).
+     * Rejects with a `TurnModelError` naming the file when one is missing (`not_found`), the tokenizer is
+     * not valid JSON or the model lacks `input_ids` (`invalid`), the tokenizer is of a kind this package
+     * does not read (`unsupported`), or onnxruntime rejects the file (`load_failed`). Bad options throw a
+     * `RangeError`.
+     */
+    static load(options: ExternalEndOfTurnModelOptions): Promise<ExternalEndOfTurnModel>;
+    supportsLanguage(language: string | undefined): boolean;
+    unlikelyThreshold(language: string | undefined): number | undefined;
+    /** An empty conversation (no tokens at all) scores 0 without running the model. */
+    predictEndOfTurn(turns: readonly ConversationTurn[], options?: ProviderCallOptions): Promise<number>;
+}
+
+export { DEFAULT_MODEL_PATH, ENDPOINTING_PRESET, EndOfTurnModel, type EndOfTurnModelOptions, ExternalEndOfTurnModel, type ExternalEndOfTurnModelOptions, type TurnModelConfig, TurnModelError, type TurnModelErrorCode };
