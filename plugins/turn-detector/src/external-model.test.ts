@@ -111,6 +111,12 @@ describe('ExternalEndOfTurnModel predictions', () => {
     expect(await short.predictEndOfTurn(turns)).toBeCloseTo(expected(['i', 'want', 'a', 'latte']), 5);
   });
 
+  it('rejects a prediction the model cannot compute (a token id outside its embedding)', async () => {
+    const model = await load(files({ tokenWeights: WEIGHTS.slice(0, 5) }));
+    await expect(model.predictEndOfTurn(exchange('What size?', 'i'))).rejects.toThrow();
+    expect(await model.predictEndOfTurn([{ role: 'user', text: 'i' }])).toBeCloseTo(expected(['i']), 5);
+  });
+
   it('scores an empty conversation 0 and honours an aborted signal', async () => {
     const model = await load(files({}, bertTokenizerJson({ post_processor: null })));
     expect(await model.predictEndOfTurn([])).toBe(0);

@@ -71,7 +71,7 @@ function stripAccents(text: string): string {
 
 /** Control characters are dropped and every whitespace becomes a space, as BERT's clean_text does. */
 function cleanText(text: string): string {
-  return text.replace(/\ufffd|(?![\t\n\r])\p{Cc}|\p{Cf}/gu, '').replace(/\s/gu, ' ');
+  return text.replace(/\ufffd|(?![\t\n\r])\p{Cc}|\p{Cf}|\p{Co}|\p{Cn}/gu, '').replace(/\s/gu, ' ');
 }
 
 /** CJK ideographs become words of their own (BERT's handle_chinese_chars). */
@@ -200,7 +200,9 @@ function vocabularyOf(model: Json): {
 } {
   const type = model.type;
   if (type !== 'WordLevel' && type !== 'WordPiece') {
-    throw unsupported(`model type ${String(type)} is not supported (supported: WordLevel, WordPiece)`);
+    throw unsupported(
+      `model type ${type === undefined ? '(none)' : String(type)} is not supported (supported: WordLevel, WordPiece)`,
+    );
   }
   if (!isObject(model.vocab)) throw invalid(`${type} model has no "vocab" object`);
   const vocab = new Map<string, number>();
