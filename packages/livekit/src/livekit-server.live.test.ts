@@ -1,4 +1,4 @@
-// End to end against a real LiveKit server: runs only when LIVEKIT_URL, LIVEKIT_API_KEY and
+// End to end against a real LiveKit server (`pnpm --filter @voxwire/livekit test:live`): runs when LIVEKIT_URL, LIVEKIT_API_KEY and
 // LIVEKIT_API_SECRET are set (e.g. `livekit-server --dev`: ws://localhost:7880, devkey, secret).
 // No LiveKit server could be installed where this package was written, so this test has not run
 // there; see the README for what was verified against fakes only.
