@@ -307,7 +307,10 @@ function extendForTurnHandling(seed: number, scenario: Scenario): void {
       }
     }
   }
-  if (scenario.session && rng.chance(0.25)) {
+  // The local detector is the default; half the other timelines keep the plain thresholds.
+  if (scenario.session && !rng.chance(0.25) && rng.chance(0.5))
+    scenario.session.interruptionDetector = 'none';
+  else if (scenario.session) {
     scenario.session.interruptionDetector = 'local';
     // Acknowledgements said over the agent, at the lengths people say them.
     for (const segment of scenario.user ?? []) {

@@ -61,9 +61,12 @@ export const DEFAULT_PROBES: readonly InterruptionProbe[] = [
 ];
 
 export const DEFAULT_INTERRUPTION_CONFIGS: readonly InterruptionConfig[] = [
-  { name: 'plain thresholds (defaults)', session: {} },
-  { name: 'plain, minInterruptionWords 2', session: { turnHandling: { minInterruptionWords: 2 } } },
-  { name: 'LocalInterruptionDetector', session: { interruptionDetector: 'local' } },
+  { name: 'plain thresholds', session: { interruptionDetector: 'none' } },
+  {
+    name: 'plain, minInterruptionWords 2',
+    session: { interruptionDetector: 'none', turnHandling: { minInterruptionWords: 2 } },
+  },
+  { name: 'LocalInterruptionDetector (default)', session: {} },
 ];
 
 const LONG_REPLY =

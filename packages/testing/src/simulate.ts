@@ -81,13 +81,15 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
     },
     turnHandling: resolveTurnHandling({
       ...s.turnHandling,
-      ...(s.interruptionDetector
-        ? {
-            interruptionDetector: new LocalInterruptionDetector(
-              s.interruptionDetector === 'local' ? {} : s.interruptionDetector,
-            ),
-          }
-        : {}),
+      ...(s.interruptionDetector === 'none'
+        ? { interruptionDetector: null }
+        : s.interruptionDetector
+          ? {
+              interruptionDetector: new LocalInterruptionDetector(
+                s.interruptionDetector === 'local' ? {} : s.interruptionDetector,
+              ),
+            }
+          : {}),
     }),
     interruptedPlayoutTimeoutMs: s.interruptedPlayoutTimeout ?? 1000,
     playoutWatchdogSlackMs: deadlines.playoutGraceMs,

@@ -1,4 +1,5 @@
 import type { InterruptionDetector } from '../../providers/interruption-detector.js';
+import { LocalInterruptionDetector } from '../turn/local-interruption-detector.js';
 
 /** How the session decides that the user has finished, and when the user may cut the agent off. All in ms. */
 export interface TurnHandlingOptions {
@@ -31,8 +32,8 @@ export interface TurnHandlingOptions {
   maxUserTurnDuration: number | null;
   /**
    * Tells backchannels ("mm-hmm", "yeah", a cough) from barge-ins while the agent speaks: a backchannel
-   * resumes the agent at once and gets no reply. `new LocalInterruptionDetector()` runs locally; `null`:
-   * the plain thresholds decide.
+   * resumes the agent at once and gets no reply. Default: a `LocalInterruptionDetector` (runs locally,
+   * word lists for en/es/fr/de); `null`: the plain thresholds decide.
    */
   interruptionDetector: InterruptionDetector | null;
   /**
@@ -54,7 +55,7 @@ export const defaultTurnHandling: TurnHandlingOptions = {
   resumeFalseInterruption: true,
   discardAudioIfUninterruptible: true,
   maxUserTurnDuration: null,
-  interruptionDetector: null,
+  interruptionDetector: new LocalInterruptionDetector(),
   preemptiveGeneration: false,
 };
 

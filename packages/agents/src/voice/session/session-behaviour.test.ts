@@ -60,7 +60,13 @@ describe('interruptions', () => {
       ],
       replies: [{ text: LONG }],
       agent: new Agent({ instructions: '' }),
-      session: { turnHandling: { resumeFalseInterruption: false, minInterruptionDuration: 400 } },
+      session: {
+        turnHandling: {
+          resumeFalseInterruption: false,
+          minInterruptionDuration: 400,
+          interruptionDetector: null,
+        },
+      },
     });
     await h.run(8000);
     const cut = records(h, 'speech_interrupted');

@@ -52,7 +52,8 @@ function rig(turnHandling: Partial<TurnHandlingOptions> = {}) {
   let pauseChanges = 0;
   const policy = new InterruptionPolicy({
     clock,
-    options: resolveTurnHandling(turnHandling),
+    // The plain thresholds, unless a test gives a detector (the session's default is the local one).
+    options: resolveTurnHandling({ interruptionDetector: null, ...turnHandling }),
     gate,
     audioOutput: sink,
     scheduler: {
