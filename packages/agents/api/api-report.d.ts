@@ -1344,8 +1344,8 @@ interface TurnHandlingOptions {
     maxUserTurnDuration: number | null;
     /**
      * Tells backchannels ("mm-hmm", "yeah", a cough) from barge-ins while the agent speaks: a backchannel
-     * resumes the agent at once and gets no reply. `new LocalInterruptionDetector()` runs locally; `null`:
-     * the plain thresholds decide.
+     * resumes the agent at once and gets no reply. Default: a `LocalInterruptionDetector` (runs locally,
+     * word lists for en/es/fr/de); `null`: the plain thresholds decide.
      */
     interruptionDetector: InterruptionDetector | null;
     /**

@@ -553,8 +553,11 @@ interface Scenario {
 interface SessionSpec extends Partial<SessionDeadlines> {
     /** `interruptionDetector` is set with the field below (a detector is not plain data). */
     turnHandling?: Partial<Omit<TurnHandlingOptions, 'interruptionDetector'>>;
-    /** `turnHandling.interruptionDetector`: the local default (`'local'`, or its options). */
-    interruptionDetector?: 'local' | LocalInterruptionDetectorOptions;
+    /**
+     * `turnHandling.interruptionDetector`: the local default (absent, `'local'`, or its options), or
+     * `'none'` for the plain thresholds.
+     */
+    interruptionDetector?: 'local' | 'none' | LocalInterruptionDetectorOptions;
     maxToolSteps?: number;
     /** The session's default limit for tools without their own `timeoutMs`. */
     toolTimeoutMs?: number;
