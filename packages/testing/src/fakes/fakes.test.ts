@@ -47,10 +47,11 @@ describe('ScriptedVAD', () => {
         e.frames.reduce((ms, f) => ms + f.durationMs, 0),
       ]),
     ).toEqual([
-      // Speech starts 100 ms into the voiced run (200 ms of prefix padding before it) ...
-      ['start_of_speech', 300, 100, 300],
-      // ... and ends after 300 ms of silence: the utterance holds padding, 500 ms of voice and the silence.
-      ['end_of_speech', 1000, 300, 1000],
+      // Speech starts at 200 ms, confirmed 100 ms into the voiced run (200 ms of prefix padding before it) ...
+      ['start_of_speech', 200, 100, 300],
+      // ... and ends at 700 ms, confirmed after 300 ms of silence: the utterance holds padding, 500 ms of
+      // voice and the silence. Positions are where speech began and ended, as the VAD spec says.
+      ['end_of_speech', 700, 300, 1000],
     ]);
     expect(vad.framesPushed).toBe(55);
   });

@@ -187,7 +187,8 @@ class EnergyVADStream implements VADStream {
         this.silenceMs = 0;
         this.events.trySend({
           type: 'start_of_speech',
-          timestampMs: this.positionMs,
+          // Where the speech began, as the spec says (not where it was confirmed).
+          timestampMs: this.positionMs - this.speechMs,
           speechDurationMs: this.speechMs,
           frames: [...this.buffered],
         });
@@ -202,7 +203,8 @@ class EnergyVADStream implements VADStream {
         this.pendingSpeechMs = 0;
         this.events.trySend({
           type: 'end_of_speech',
-          timestampMs: this.positionMs,
+          // Where the speech ended, as the spec says (not where the silence was confirmed).
+          timestampMs: this.positionMs - this.silenceMs,
           silenceDurationMs: this.silenceMs,
           frames: [...this.buffered],
         });

@@ -5,6 +5,7 @@ import type { AudioFrameLike } from '../../audio/audio-frame.js';
 import type { STTEvent, STTStream } from '../../providers/stt.js';
 import type { VADEvent, VADStream } from '../../providers/vad.js';
 import type { Clock } from '../../time/clock.js';
+import { PushedAudioClock } from './pushed-audio-clock.js';
 import { SttStreamOpener } from './stt-stream.js';
 import { untilAborted } from '../../utils/abortable.js';
 import { type LinkedController, linkedController } from '../../provider-utils/abort.js';
@@ -53,6 +54,9 @@ interface StreamSlot<S> {
  */
 export class InputPipeline {
   private readonly vadSlot: StreamSlot<VADStream> = { stream: undefined, generation: 0 };
+  /** When the VAD stream's audio arrived: its events are dated by the audio, not by their arrival. */
+  private readonly vadAudio = new PushedAudioClock();
+  private vadAudioOf: VADStream | STTStream | undefined;
   private readonly sttSlot: StreamSlot<STTStream> = { stream: undefined, generation: 0 };
   private readonly controller = new AbortController();
   private inputTask: Promise<void> | undefined;
@@ -232,6 +236,12 @@ export class InputPipeline {
     if (!stream) return;
     try {
       stream.pushFrame(frame);
+      if (source === 'vad') {
+        // A restarted stream counts its audio from 0 again.
+        if (this.vadAudioOf !== stream) this.vadAudio.reset();
+        this.vadAudioOf = stream;
+        this.vadAudio.pushed(frame.durationMs, this.deps.clock.now());
+      }
       this.pushFailed.delete(source);
     } catch (error) {
       if (this.pushFailed.has(source)) return;
@@ -317,7 +327,7 @@ export class InputPipeline {
           }),
         (event) => {
           this.countUtterance(event);
-          this.deps.listener.vadEvent(event);
+          this.deps.listener.vadEvent(event, this.vadAudio.timeOf(event.timestampMs));
         },
         'vad',
       ),

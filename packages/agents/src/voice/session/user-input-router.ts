@@ -25,7 +25,8 @@ export class UserInputRouter {
 
   constructor(private readonly deps: UserInputRouterDeps) {}
 
-  vadEvent(event: VADEvent): void {
+  /** `heardAtMs`: when the audio at the event's `timestampMs` arrived, if the pipeline knows. */
+  vadEvent(event: VADEvent, heardAtMs?: number): void {
     const { tracker, policy } = this.deps;
     switch (event.type) {
       case 'start_of_speech':
@@ -36,7 +37,7 @@ export class UserInputRouter {
         if (event.speaking) policy.onUserSpeechProgress(event.speechDurationMs);
         break;
       case 'end_of_speech':
-        tracker.onVadEndOfSpeech(event.silenceDurationMs);
+        tracker.onVadEndOfSpeech(event.silenceDurationMs, heardAtMs);
         policy.onUserSpeechEnded();
         break;
     }

@@ -258,6 +258,35 @@ describe('UserTurnTracker: endpointing without a turn detector', () => {
   });
 });
 
+describe('UserTurnTracker: dating the end of speech', () => {
+  it("dates the end of speech by when its audio arrived, so the VAD's analysis time adds no delay", async () => {
+    const r = rig();
+    await r.at(1000);
+    r.tracker.onVadStartOfSpeech(100);
+    r.tracker.onFinalTranscript('hello there', undefined);
+    // The VAD answered 80 ms after the audio that confirmed 300 ms of silence: the speech ended at 1700.
+    await r.at(2080);
+    r.tracker.onVadEndOfSpeech(300, 1700);
+    await r.at(1700 + MIN - 1);
+    expect(r.turns).toEqual([]);
+    await r.at(1700 + MIN);
+    expect(r.turns).toMatchObject([{ lastSpeechAtMs: 1700, committedAtMs: 1700 + MIN }]);
+  });
+
+  it('keeps its own count when the date is later than the silence counted, or implausibly early', async () => {
+    for (const given of [1900, -5000]) {
+      const r = rig();
+      await r.at(1000);
+      r.tracker.onVadStartOfSpeech(100);
+      r.tracker.onFinalTranscript('hello there', undefined);
+      await r.at(2080);
+      r.tracker.onVadEndOfSpeech(300, given);
+      await r.at(2080 - 300 + MIN);
+      expect(r.turns).toMatchObject([{ lastSpeechAtMs: 1780 }]);
+    }
+  });
+});
+
 describe('UserTurnTracker: waiting for the final transcript', () => {
   it('waits past the min delay for a pending final and commits as soon as it lands', async () => {
     const r = rig();

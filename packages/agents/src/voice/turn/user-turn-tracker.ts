@@ -6,6 +6,9 @@ import type { TurnHandlingOptions } from '../session/options.js';
 import type { SessionReporter } from '../session/session-reporter.js';
 import type { SessionRuntime } from '../session/session-runtime.js';
 
+/** Longest analysis delay of a VAD event that is still corrected for; beyond it the event's own count wins. */
+const MAX_VAD_LAG_MS = 2000;
+
 export type UserState = 'listening' | 'speaking' | 'away';
 
 export interface CommittedTurn {
@@ -129,10 +132,20 @@ export class UserTurnTracker {
     this.setState('speaking');
   }
 
-  onVadEndOfSpeech(silenceDurationMs: number): void {
+  /**
+   * `speechEndedAtMs`: when the audio of the speech's end arrived, if known. A VAD's events arrive after
+   * its analysis; counting the silence back from their arrival would add the analysis time to every
+   * endpointing delay. A date that is not before the silence the VAD counted is not trusted.
+   */
+  onVadEndOfSpeech(silenceDurationMs: number, speechEndedAtMs?: number): void {
     if (!this.vadSpeaking) return;
     this.vadSpeaking = false;
-    this.lastSpeechAt = this.deps.clock.now() - silenceDurationMs;
+    const counted = this.deps.clock.now() - silenceDurationMs;
+    const plausible =
+      speechEndedAtMs !== undefined &&
+      speechEndedAtMs <= counted &&
+      speechEndedAtMs >= counted - MAX_VAD_LAG_MS;
+    this.lastSpeechAt = plausible ? speechEndedAtMs : counted;
     this.deps.reporter.trace({ type: 'vad_end_of_speech', lastSpeechMs: this.lastSpeechAt });
     this.setState('listening');
     if (this.deps.options.turnDetection === 'vad') this.startEndpointing();
