@@ -4,6 +4,7 @@ import { checkS11 } from './failures.js';
 import * as liveness from './liveness.js';
 import { checkS12 } from './memory.js';
 import { LogModel, type Violation } from './model.js';
+import * as interruptions from './interruptions.js';
 import * as safety from './safety.js';
 import * as transcripts from './transcripts.js';
 
@@ -60,8 +61,8 @@ const CHECKS: Record<
   S6: safety.checkS6,
   S7: safety.checkS7,
   S8: safety.checkS8,
-  S9: safety.checkS9,
-  S10: safety.checkS10,
+  S9: interruptions.checkS9,
+  S10: interruptions.checkS10,
   S11: checkS11,
   S12: checkS12,
   S13: transcripts.checkS13,

@@ -1,13 +1,7 @@
 import { describe, type LogModel } from './model.js';
+import { eps } from './tolerance.js';
 
 type Report = (message: string, atMs: number, entries: number[]) => void;
-
-/** Scheduling slack on top of one frame and one VAD window. */
-const SLACK_MS = 20;
-
-function eps(m: LogModel): number {
-  return m.config.frameMs + m.config.vad.windowMs + SLACK_MS;
-}
 
 /** L1: after the last voiced frame, userState is back to listening within the VAD's min silence. */
 export function checkL1(m: LogModel, report: Report): void {
