@@ -5,28 +5,25 @@
  * add that delay to every turn's endpointing; dating it by when that audio arrived does not.
  */
 export class PushedAudioClock {
-  /** Recent pushes: the audio position each ended at and when it was pushed. Oldest first. */
-  private readonly ends: number[] = [];
-  private readonly times: number[] = [];
+  /** Recent pushes, oldest first: the audio each ended at (ms of the stream) and when it was pushed. */
+  private readonly pushes: Array<{ endMs: number; atMs: number }> = [];
+  /** Where the oldest push kept began. */
+  private startMs = 0;
   private positionMs = 0;
 
   constructor(private readonly capacity = 512) {}
 
   /** Starts a new stream's timeline (its positions start at 0 again). */
   reset(): void {
-    this.ends.length = 0;
-    this.times.length = 0;
+    this.pushes.length = 0;
+    this.startMs = 0;
     this.positionMs = 0;
   }
 
   pushed(durationMs: number, atMs: number): void {
     this.positionMs += durationMs;
-    this.ends.push(this.positionMs);
-    this.times.push(atMs);
-    if (this.ends.length > this.capacity) {
-      this.ends.shift();
-      this.times.shift();
-    }
+    this.pushes.push({ endMs: this.positionMs, atMs });
+    if (this.pushes.length > this.capacity) this.startMs = this.pushes.shift()!.endMs;
   }
 
   /**
@@ -34,20 +31,17 @@ export class PushedAudioClock {
    * after it in that push. Undefined when it is not among the recent pushes.
    */
   timeOf(positionMs: number): number | undefined {
-    if (!Number.isFinite(positionMs) || positionMs < 0 || positionMs > this.positionMs) return undefined;
-    // Binary search for the first push ending at or after the position.
+    if (!(positionMs >= this.startMs && positionMs <= this.positionMs) || this.pushes.length === 0)
+      return undefined;
+    // The first push ending at or after the position carries it.
     let lo = 0;
-    let hi = this.ends.length - 1;
-    if (hi < 0 || positionMs < (this.ends[0] as number) - this.firstDuration()) return undefined;
+    let hi = this.pushes.length - 1;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if ((this.ends[mid] as number) < positionMs) lo = mid + 1;
+      if (this.pushes[mid]!.endMs < positionMs) lo = mid + 1;
       else hi = mid;
     }
-    return (this.times[lo] as number) - ((this.ends[lo] as number) - positionMs);
-  }
-
-  private firstDuration(): number {
-    return this.ends.length > 1 ? (this.ends[1] as number) - (this.ends[0] as number) : (this.ends[0] ?? 0);
+    const push = this.pushes[lo]!;
+    return push.atMs - (push.endMs - positionMs);
   }
 }
