@@ -20,8 +20,6 @@ export interface OpenedSocket {
   requestId: string | undefined;
   /** Bytes sent but not yet handed to the network (`ws` keeps them without a bound). */
   bufferedAmount(): number;
-  /** False once a close has begun (either side), before the close event says how it ended. */
-  isOpen(): boolean;
 }
 
 /**
@@ -60,7 +58,6 @@ export async function openDeepgramSocket(
     connection,
     requestId,
     bufferedAmount: () => ws.bufferedAmount,
-    isOpen: () => ws.readyState === WebSocket.OPEN,
   };
 }
 

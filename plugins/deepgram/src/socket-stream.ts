@@ -103,10 +103,6 @@ export abstract class DeepgramSocketStream implements STTStream {
           for await (const data of connection.messages) yield { data, offsetMs: info.resumeFrom, requestId };
         })();
         const send = (data: WebSocketData): void => {
-          // The server has begun to close: its close code, not this send, must decide whether to
-          // reconnect (a failed send counts as a retryable break and would hide a 1008). The data
-          // stays in the replay buffer either way.
-          if (!opened.isOpen()) return;
           // A connection that stopped draining would hold audio without a bound: replace it instead.
           // What it held is still in the replay buffer and goes out again on the next connection.
           if (opened.bufferedAmount() > maxBufferedBytes) {
