@@ -47,42 +47,118 @@ export class FakeAudioInput implements AsyncIterable<AudioFrame> {
   }
 
   [Symbol.asyncIterator](): AsyncIterator<AudioFrame> {
-    return this.frames();
+    return new MicrophoneIterator(this.options, {
+      stopped: () => this.stopped,
+      takeBadFrame: () => {
+        if (this.badFrames === 0) return false;
+        this.badFrames--;
+        return true;
+      },
+      delivered: (code) => {
+        this.delivered++;
+        this.options.onFrame?.(code);
+      },
+    });
+  }
+}
+
+/** A frame of the wrong shape at runtime: typed as a frame, as a transport's bug would arrive. */
+const BAD_FRAME = {
+  data: new Int16Array(0),
+  sampleRate: 0,
+  channels: 1,
+  samplesPerChannel: 320,
+} as unknown as AudioFrame;
+
+const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
+
+/**
+ * One pass over the microphone's frames. A plain iterator on the clock's timers rather than an async
+ * generator: a simulation runs fifty of these steps per simulated second, and a generator's sleep, yield
+ * and await cost several promises each.
+ */
+class MicrophoneIterator implements AsyncIterator<AudioFrame> {
+  private readonly frameMs: number;
+  private readonly rate: number;
+  private readonly endAt: number;
+  private readonly order: Array<InputSegment & { code: number }>;
+  private next_ = 0;
+  private t: number;
+  /** The regular frame whose audio was captured while malformed ones still go first. */
+  private captured: { frame: AudioFrame; code: number | undefined } | undefined;
+  private finished = false;
+  private wait: { timer: TimerHandle; resolve: (result: IteratorResult<AudioFrame>) => void } | undefined;
+
+  constructor(
+    private readonly options: FakeAudioInputOptions,
+    private readonly input: {
+      stopped(): boolean;
+      takeBadFrame(): boolean;
+      delivered(code: number | undefined): void;
+    },
+  ) {
+    this.frameMs = options.frameMs ?? 20;
+    this.rate = options.sampleRate ?? SAMPLE_RATE;
+    this.endAt = options.endAtMs ?? Number.POSITIVE_INFINITY;
+    this.order = options.segments.map((s, code) => ({ ...s, code })).sort((a, b) => a.startMs - b.startMs);
+    this.t = options.clock.now();
   }
 
-  private async *frames(): AsyncGenerator<AudioFrame> {
-    const { clock, segments } = this.options;
-    const frameMs = this.options.frameMs ?? 20;
-    const rate = this.options.sampleRate ?? SAMPLE_RATE;
-    const endAt = this.options.endAtMs ?? Number.POSITIVE_INFINITY;
-    const order = segments.map((s, code) => ({ ...s, code })).sort((a, b) => a.startMs - b.startMs);
-    let next = 0;
-    let t = clock.now();
-    while (!this.stopped && t < endAt) {
-      await clock.sleep(t + frameMs - clock.now());
-      if (this.stopped) return;
-      while (next < order.length && order[next]!.endMs <= t) next++;
-      let code: number | undefined;
-      for (let i = next; i < order.length && order[i]!.startMs <= t; i++) {
-        if (order[i]!.endMs > t) {
-          code = order[i]!.code;
-          break;
+  next(): Promise<IteratorResult<AudioFrame>> {
+    if (this.finished) return Promise.resolve(DONE);
+    if (this.captured) return Promise.resolve(this.deliver());
+    if (this.input.stopped() || this.t >= this.endAt) return Promise.resolve(this.finish());
+    const { clock } = this.options;
+    return new Promise((resolve) => {
+      const timer = clock.setTimer(this.t + this.frameMs - clock.now(), () => {
+        this.wait = undefined;
+        if (this.input.stopped()) {
+          resolve(this.finish());
+          return;
         }
-      }
-      t += frameMs;
-      for (; this.badFrames > 0; this.badFrames--) {
-        // A frame of the wrong shape at runtime: typed as a frame, as a transport's bug would arrive.
-        yield {
-          data: new Int16Array(0),
-          sampleRate: 0,
-          channels: 1,
-          samplesPerChannel: 320,
-        } as unknown as AudioFrame;
-      }
-      this.delivered++;
-      this.options.onFrame?.(code);
-      yield code === undefined ? silentFrame(frameMs, rate) : voicedFrame(code, frameMs, rate);
+        const code = this.codeAt(this.t);
+        const frame =
+          code === undefined
+            ? silentFrame(this.frameMs, this.rate)
+            : voicedFrame(code, this.frameMs, this.rate);
+        this.captured = { frame, code };
+        this.t += this.frameMs;
+        resolve(this.deliver());
+      });
+      this.wait = { timer, resolve };
+    });
+  }
+
+  return(): Promise<IteratorResult<AudioFrame>> {
+    const wait = this.wait;
+    this.wait = undefined;
+    wait?.timer.cancel();
+    wait?.resolve(this.finish());
+    return Promise.resolve(this.finish());
+  }
+
+  /** Malformed frames injected before this one go first; then the frame itself. */
+  private deliver(): IteratorResult<AudioFrame> {
+    if (this.input.takeBadFrame()) return { done: false, value: BAD_FRAME };
+    const { frame, code } = this.captured!;
+    this.captured = undefined;
+    this.input.delivered(code);
+    return { done: false, value: frame };
+  }
+
+  /** The code of the segment voiced at `t`, if any; segments that ended are skipped for good. */
+  private codeAt(t: number): number | undefined {
+    const order = this.order;
+    while (this.next_ < order.length && order[this.next_]!.endMs <= t) this.next_++;
+    for (let i = this.next_; i < order.length && order[i]!.startMs <= t; i++) {
+      if (order[i]!.endMs > t) return order[i]!.code;
     }
+    return undefined;
+  }
+
+  private finish(): IteratorResult<AudioFrame> {
+    this.finished = true;
+    return DONE;
   }
 }
 

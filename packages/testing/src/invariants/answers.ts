@@ -1,4 +1,5 @@
 import { defaultDeadlines } from '@voxwire/agents';
+import type { LogEntry } from '../log.js';
 import type { LogModel } from './model.js';
 
 type Report = (message: string, atMs: number, entries: number[]) => void;
@@ -96,11 +97,8 @@ function checkAnsweredInTime(
  */
 function budgetFor(m: LogModel, speechIds: readonly string[], from: number, to: number): number {
   const d = m.config.deadlines ?? defaultDeadlines;
-  const ids = new Set(speechIds);
-  const steps = Math.max(
-    1,
-    m.entries('speech_authorized').filter(({ entry }) => ids.has(entry.speechId)).length,
-  );
+  const own = m.entriesOfSpeeches(speechIds);
+  const steps = Math.max(1, own.filter((entry) => entry.type === 'speech_authorized').length);
   const perStep =
     d.llmFirstChunkTimeoutMs +
     d.ttsFirstAudioTimeoutMs +
@@ -108,15 +106,14 @@ function budgetFor(m: LogModel, speechIds: readonly string[], from: number, to: 
     m.config.interruptedPlayoutTimeoutMs +
     2000;
   let audioMs = 0;
-  for (const { entry } of m.entries('output_frame')) {
-    if (entry.speechId && ids.has(entry.speechId) && entry.atMs >= from && entry.atMs <= to)
-      audioMs += entry.durationMs;
+  for (const entry of own) {
+    if (entry.type === 'output_frame' && entry.atMs >= from && entry.atMs <= to) audioMs += entry.durationMs;
   }
-  return steps * perStep + audioMs + coveredMs(waits(m, ids), from, to);
+  return steps * perStep + audioMs + coveredMs(waits(own), from, to);
 }
 
 /** Spans in which the replies legitimately waited: queued, running tools, paused by the user. */
-function waits(m: LogModel, ids: ReadonlySet<string>): Interval[] {
+function waits(own: readonly LogEntry[]): Interval[] {
   const spans: Interval[] = [];
   const open = new Map<string, number>();
   const start = (key: string, at: number): void => {
@@ -128,8 +125,8 @@ function waits(m: LogModel, ids: ReadonlySet<string>): Interval[] {
     open.delete(key);
     spans.push({ from, to: at });
   };
-  for (const entry of m.log) {
-    if (!('speechId' in entry) || typeof entry.speechId !== 'string' || !ids.has(entry.speechId)) continue;
+  for (const entry of own) {
+    if (!('speechId' in entry) || typeof entry.speechId !== 'string') continue;
     const id = entry.speechId;
     switch (entry.type) {
       case 'speech_queued':

@@ -116,6 +116,8 @@ export class LogModel {
   /** Segments the VAD hears as one utterance (gaps shorter than its min silence). */
   readonly utterances: Array<VoicedSpan & { parts: Array<{ start: number; end: number }> }> = [];
   readonly byType = new Map<LogEntryType, number[]>();
+  /** Indexes of the entries that name each speech (`speechId`), in log order. */
+  readonly bySpeech = new Map<string, number[]>();
   /** Items added to the conversation, in order. */
   readonly items: Array<{ index: number; item: ChatItem }> = [];
   readonly ended: boolean;
@@ -135,6 +137,14 @@ export class LogModel {
         this.byType.set(entry.type, list);
       }
       list.push(index);
+      if ('speechId' in entry && typeof entry.speechId === 'string') {
+        let own = this.bySpeech.get(entry.speechId);
+        if (!own) {
+          own = [];
+          this.bySpeech.set(entry.speechId, own);
+        }
+        own.push(index);
+      }
       switch (entry.type) {
         case 'user_state_changed':
           this.userState.set(index, entry.atMs, entry.newState);
@@ -244,6 +254,13 @@ export class LogModel {
 
   speech(id: string): SpeechInfo | undefined {
     return this.speeches.get(id);
+  }
+
+  /** The entries that name any of `speechIds`, in log order. */
+  entriesOfSpeeches(speechIds: Iterable<string>): LogEntry[] {
+    const indexes: number[] = [];
+    for (const id of new Set(speechIds)) indexes.push(...(this.bySpeech.get(id) ?? []));
+    return indexes.sort((a, b) => a - b).map((i) => this.log[i]!);
   }
 
   indexes(type: LogEntryType): number[] {

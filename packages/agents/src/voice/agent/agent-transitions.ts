@@ -40,8 +40,14 @@ export class AgentTransitions {
   /** Handoffs and task entries and exits under way (the old agent exiting, the new one entering). */
   private inProgress = 0;
   private idleWaiters: Array<() => void> = [];
-  /** AgentTasks in charge, with the speech whose tool awaits each. */
-  private readonly awaited = new Map<AgentTask<unknown>, SpeechHandle | undefined>();
+  /**
+   * AgentTasks in charge, with the speech whose tool awaits each; an entry stays until the task has
+   * handed the conversation back, which `handedBack` resolves.
+   */
+  private readonly awaited = new Map<
+    AgentTask<unknown>,
+    { parent: SpeechHandle | undefined; handedBack: () => void; done: Promise<void> }
+  >();
 
   constructor(private readonly deps: AgentTransitionsDeps) {}
 
@@ -57,8 +63,20 @@ export class AgentTransitions {
 
   /** Whether `speech` is held by a tool awaiting an AgentTask that has not completed yet. */
   awaitsTask(speech: SpeechHandle): boolean {
-    for (const [task, parent] of this.awaited) if (parent === speech && !task.completed) return true;
+    for (const [task, { parent }] of this.awaited) if (parent === speech && !task.completed) return true;
     return false;
+  }
+
+  /**
+   * Resolves once every AgentTask that `speech`'s tools awaited and that has completed has also handed
+   * the conversation back. A tool can finish (its time ran out) a moment before its task's exit has
+   * switched back to the parent; the speech's next step belongs to the parent and must wait for that.
+   */
+  tasksHandedBack(speech: SpeechHandle): Promise<void> {
+    const exiting: Promise<void>[] = [];
+    for (const [task, entry] of this.awaited)
+      if (entry.parent === speech && task.completed) exiting.push(entry.done);
+    return exiting.length === 0 ? Promise.resolve() : Promise.all(exiting).then(() => {});
   }
 
   private async transition<T>(work: () => Promise<T>): Promise<T> {
@@ -161,7 +179,11 @@ export class AgentTransitions {
     }
     reporter.trace({ type: 'task_started', taskId: task.id, parentSpeechId: parentSpeech?.id });
     const parent = agents.current;
-    this.awaited.set(task as AgentTask<unknown>, parentSpeech);
+    let handedBack!: () => void;
+    const done = new Promise<void>((resolve) => {
+      handedBack = resolve;
+    });
+    this.awaited.set(task as AgentTask<unknown>, { parent: parentSpeech, handedBack, done });
     activity.taskStarted();
     threads.taskStarted(parentSpeech);
     let outcome: 'completed' | 'failed' | 'cancelled' = 'failed';
@@ -185,7 +207,6 @@ export class AgentTransitions {
       throw error;
     } finally {
       callSignal?.removeEventListener('abort', onCallStopped);
-      this.awaited.delete(task as AgentTask<unknown>);
       threads.taskEnded(parentSpeech);
       activity.taskEnded();
       reporter.trace({ type: 'task_finished', taskId: task.id, outcome });
@@ -203,6 +224,8 @@ export class AgentTransitions {
       release?.();
       traceHolds();
       activity.taskHandedBack();
+      this.awaited.delete(task as AgentTask<unknown>);
+      handedBack();
     }
   }
 

@@ -154,7 +154,6 @@ export class SessionRuntime implements AudioInputControl, AudioOutputControl {
       closed,
     });
     const speeches = new SpeechLauncher({
-      session,
       reply: {
         clock,
         session,

@@ -43,7 +43,7 @@ export interface ReplyDeps {
   reporter: Pick<SessionReporter, 'trace' | 'metrics' | 'error'>;
   /** Records what was heard, and each batch's calls and outputs exactly once. */
   log: Pick<ConversationLog, 'addAssistantMessage' | 'addToolBatch' | 'replaceToolOutput'>;
-  transitions: Pick<AgentTransitions, 'handoff'>;
+  transitions: Pick<AgentTransitions, 'handoff' | 'tasksHandedBack'>;
   /**
    * A step's LLM activity and the time its tools run shape the agent state; while tools run the speech is
    * also a target for interruptions and the user is not away.
@@ -231,6 +231,7 @@ export async function runReply(deps: ReplyDeps, handle: SpeechHandle, request: R
       }
       const outputs = deps.log.addToolBatch(handle, results);
       runner.recorded(results);
+      await deps.transitions.tasksHandedBack(handle);
       const handoff = results.find((r) => r.handoff)?.handoff;
       if (handoff && !stepError) {
         await deps.transitions.handoff(handoff);

@@ -1,18 +1,15 @@
 import { waitAtMost } from '../../utils/abortable.js';
 import type { ActivityState } from '../session/activity-state.js';
-import type { AgentSession } from '../session/agent-session.js';
 import { errorSourceOf } from '../session/error-source.js';
 import type { InFlightTasks } from '../session/in-flight-tasks.js';
 import type { SessionReporter } from '../session/session-reporter.js';
 import type { InterruptReason } from '../session/trace.js';
-import { currentRunScope, runInScope } from '../tools/run-scope.js';
+import { currentRunScope, runOutsideScopes } from '../tools/run-scope.js';
 import type { ConversationThreads } from './conversation-threads.js';
 import { type ReplyDeps, type ReplyRequest, runReply, runSay, type SayRequest } from './reply-pipeline.js';
 import type { SpeechHandle } from './speech-handle.js';
 
 export interface SpeechLauncherDeps {
-  // biome-ignore lint/suspicious/noExplicitAny: serves sessions of any user data type.
-  session: AgentSession<any>;
   /** What a speech runs with: scheduler, playout, providers, history. */
   reply: ReplyDeps;
   threads: Pick<ConversationThreads, 'assign'>;
@@ -23,7 +20,7 @@ export interface SpeechLauncherDeps {
 
 /**
  * Starts speeches and keeps the ones still under way: each gets its conversation thread, is announced
- * with `speech_created`, runs in the session's scope (so its tools find the session), and ends exactly
+ * with `speech_created`, runs outside the scope of the tool that started it (it is not the tool's own code), and ends exactly
  * once, a crash included (`failed`, with an `error` event).
  */
 export class SpeechLauncher {
@@ -71,7 +68,7 @@ export class SpeechLauncher {
   }
 
   private launch(handle: SpeechHandle, run: () => Promise<void>): void {
-    const { session, reporter, activity } = this.deps;
+    const { reporter, activity } = this.deps;
     this.deps.threads.assign(handle);
     this.live.add(handle);
     handle.isCurrentToolContext = () => currentRunScope()?.runContext?.speechHandle === handle;
@@ -93,7 +90,7 @@ export class SpeechLauncher {
       activity.speechEnded(handle);
     });
     reporter.event('speech_created', { speechHandle: handle, source: handle.source });
-    const task = runInScope({ session, runContext: undefined }, run).catch((error: unknown) => {
+    const task = runOutsideScopes(run).catch((error: unknown) => {
       reporter.error(errorSourceOf(error), error, true);
       handle.markDone('failed', error);
     });
