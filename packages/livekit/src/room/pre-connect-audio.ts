@@ -99,7 +99,7 @@ export class PreConnectAudioReceiver {
     let buffer = this.buffers.get(trackSid);
     if (!buffer && !options.expected) return [];
     // Wait for the stream to open (expected) and then to finish, whichever the deadline allows.
-    while (!options.signal.aborted && !this.closed && (!buffer || !buffer.done)) {
+    while (!options.signal.aborted && !this.closed && !buffer?.done) {
       const left = deadline - clock.now();
       if (left <= 0) break;
       await this.waitForChange(buffer, left, options.signal);

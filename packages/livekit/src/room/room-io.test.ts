@@ -1,10 +1,19 @@
-import { Agent, AgentSession, type Clock, silentLogger, VirtualClock } from '@voxwire/agents';
-import type { Channel } from '@voxwire/agents/provider-utils';
+import {
+  Agent,
+  AgentSession,
+  type Clock,
+  type DtmfReceivedEvent,
+  silentLogger,
+  VirtualClock,
+} from '@voxwire/agents';
+import { type Channel, frameToBytes } from '@voxwire/agents/provider-utils';
 import { FakeLLM, FakeSTT, FakeTTS, ScriptedVAD, silentFrame, voicedFrame } from '@voxwire/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeRoom, participant } from '../testing/fake-room.js';
 import type { AudioFrame } from '@voxwire/agents';
 import { WorkerMetrics } from '../worker/metrics.js';
+import type { PreConnectAudioEvent } from './pre-connect-audio.js';
+import { PRE_CONNECT_AUDIO_TOPIC } from './pre-connect-format.js';
 import { RoomIO } from './room-io.js';
 import type { RoomIOOptions } from './room-io-options.js';
 
@@ -245,5 +254,115 @@ describe('RoomIO: a conversation in the room', () => {
     room.mute('alice', 'TR_alice', false);
     void speak(clock, mic, 400, 0, 1);
     await until(clock, () => session.userState === 'speaking', 2000);
+  });
+});
+
+describe('RoomIO: the pre-connect audio buffer', () => {
+  const attributes = { trackId: 'TR_alice', sampleRate: String(RATE), channels: '1' };
+
+  /** What a native frontend recorded before the agent joined: `voicedMs` of speech, then a little silence. */
+  function recording(voicedMs: number, silentMs: number): Uint8Array[] {
+    const chunks: Uint8Array[] = [];
+    for (let t = 0; t < voicedMs + silentMs; t += 20) {
+      chunks.push(frameToBytes(t < voicedMs ? voicedFrame(0, 20, RATE) : silentFrame(20, RATE)));
+    }
+    return chunks;
+  }
+
+  it('answers words spoken before the agent joined: the buffer plays ahead of the live microphone', async () => {
+    const events: PreConnectAudioEvent[] = [];
+    const { clock, room, io } = setup({ onPreConnectAudio: (e) => events.push(e) });
+    room.join(participant('alice'));
+    // The frontend sends its buffer the moment the agent is in the room, before the job's room I/O exists.
+    const buffer = room.sendByteStream('alice', PRE_CONNECT_AUDIO_TOPIC, { attributes });
+    for (const chunk of recording(600, 100)) await buffer.push(chunk);
+    buffer.end();
+    io.start();
+    const session = await startSession(clock, io);
+    // The user has stopped talking by the time the microphone is subscribed: the live track is silent.
+    const mic = room.publishMicrophone('alice', 'TR_alice', { preConnectBuffer: true });
+    await speak(clock, mic, 0, 1000);
+    await until(clock, () =>
+      session.history.items.some((i) => i.type === 'message' && i.role === 'assistant'),
+    );
+    const users = session.history.items.filter((i) => i.type === 'message' && i.role === 'user');
+    expect(users.map((u) => (u.type === 'message' ? u.content : undefined))).toEqual([['hello there']]);
+    expect(io.audioInput.stats.preConnectFrames).toBe(35);
+    expect(events).toEqual([
+      {
+        type: 'used',
+        trackSid: 'TR_alice',
+        participantIdentity: 'alice',
+        durationMs: 700,
+        droppedMs: 0,
+        partial: false,
+      },
+    ]);
+  });
+
+  it('leaves the buffer alone when disabled, and the session hears only the live track', async () => {
+    const { clock, room, io } = setup({ preConnectAudio: false });
+    room.join(participant('alice'));
+    const buffer = room.sendByteStream('alice', PRE_CONNECT_AUDIO_TOPIC, { attributes });
+    for (const chunk of recording(600, 100)) await buffer.push(chunk);
+    buffer.end();
+    io.start();
+    const session = await startSession(clock, io);
+    const mic = room.publishMicrophone('alice', 'TR_alice', { preConnectBuffer: true });
+    await speak(clock, mic, 0, 1000);
+    expect(io.audioInput.stats.preConnectFrames).toBe(0);
+    expect(session.userState).toBe('listening');
+    expect(session.history.items.filter((i) => i.type === 'message')).toEqual([]);
+    // The room's hold lets it go.
+    await clock.sleep(10_000);
+    expect(buffer.cancelled).toBe(true);
+  });
+
+  it("goes on with the live track when the buffer is the web SDK's Opus", async () => {
+    const events: PreConnectAudioEvent[] = [];
+    const { clock, room, io } = setup({ onPreConnectAudio: (e) => events.push(e) });
+    room.join(participant('alice'));
+    room.sendByteStream('alice', PRE_CONNECT_AUDIO_TOPIC, {
+      mimeType: 'audio/webm;codecs=opus',
+      attributes: { ...attributes, sampleRate: '48000' },
+    });
+    io.start();
+    const session = await startSession(clock, io);
+    const mic = room.publishMicrophone('alice', 'TR_alice', { preConnectBuffer: true });
+    await speak(clock, mic, 600, 600);
+    await until(clock, () =>
+      session.history.items.some((i) => i.type === 'message' && i.role === 'assistant'),
+    );
+    expect(events).toMatchObject([{ type: 'refused', error: { reason: 'unsupported_format' } }]);
+  });
+});
+
+describe('RoomIO: DTMF as session events', () => {
+  it("delivers the linked caller's keys to the session's dtmf_received, stamped on its clock", async () => {
+    const hook: string[] = [];
+    const { clock, room, io } = setup({ onDtmf: (e) => hook.push(e.digit) });
+    room.join(participant('+15551234', 'sip'));
+    room.join(participant('someone-else'));
+    io.start();
+    const session = await startSession(clock, io);
+    const got: DtmfReceivedEvent[] = [];
+    session.on('dtmf_received', (e) => got.push(e));
+    await clock.sleep(250);
+    const at = clock.now();
+    room.dtmf('+15551234', '4');
+    room.dtmf('someone-else', '9');
+    room.dtmf('+15551234', '#');
+    // The digit counts: a code that disagrees is corrected, a missing digit comes from the code, and an
+    // event with neither is logged and dropped (the call goes on).
+    room.dtmf('+15551234', '*', 0);
+    room.dtmf('+15551234', '', 12);
+    room.dtmf('+15551234', '??', 99);
+    expect(got).toEqual([
+      { digit: '4', code: 4, participantIdentity: '+15551234', atMs: at },
+      { digit: '#', code: 11, participantIdentity: '+15551234', atMs: at },
+      { digit: '*', code: 10, participantIdentity: '+15551234', atMs: at },
+      { digit: 'A', code: 12, participantIdentity: '+15551234', atMs: at },
+    ]);
+    expect(hook).toEqual(['4', '#', '*', '', '??']);
   });
 });

@@ -1,11 +1,13 @@
-import type {
-  AgentSession,
-  AgentState,
-  Clock,
-  JobNotice,
-  JobTransport,
-  Logger,
-  SessionIO,
+import {
+  type AgentSession,
+  type AgentState,
+  type Clock,
+  dtmfCode,
+  dtmfDigit,
+  type JobNotice,
+  type JobTransport,
+  type Logger,
+  type SessionIO,
 } from '@voxwire/agents';
 import type { WorkerMetrics } from '../worker/metrics.js';
 import { RoomAudioInput } from './room-audio-input.js';
@@ -322,20 +324,24 @@ export class RoomIO implements JobTransport {
     }
   }
 
-  /** The key press as the session's `dtmf_received` event (a session that is not connected yet misses it). */
+  /**
+   * The key press as the session's `dtmf_received` event (a session that is not connected yet misses
+   * it). The digit is what counts: a code that disagrees with it is left out, a missing digit is taken
+   * from the code, and an event with neither is dropped with a warning.
+   */
   private deliverDtmf(event: Extract<RoomEvent, { type: 'dtmf' }>): void {
     const session = this.session;
     if (!session || session.closed) return;
-    try {
-      session.receiveDtmf({
-        digit: event.digit,
-        code: event.code,
-        participantIdentity: event.participant.identity,
-      });
-    } catch (error) {
-      // The SIP bridge sent something that is not a DTMF key: say so, and keep the call going.
-      this.init.logger.warn({ error: String(error), digit: event.digit, code: event.code }, 'bad DTMF event');
+    const digit = dtmfCode(event.digit) !== undefined ? event.digit : dtmfDigit(event.code);
+    if (digit === undefined) {
+      this.init.logger.warn({ digit: event.digit, code: event.code }, 'DTMF event without a usable key');
+      return;
     }
+    session.receiveDtmf({
+      digit,
+      ...(dtmfCode(digit) === event.code ? { code: event.code } : {}),
+      participantIdentity: event.participant.identity,
+    });
   }
 
   private considerParticipant(participant: ParticipantInfo): void {

@@ -3,7 +3,7 @@
  * test, and the agent's published audio plays into a sink paced by the clock, whose queue behaves like
  * rtc-node's `AudioSource` (captured audio plays out at real speed; a full queue holds the caller).
  */
-import type { AudioFrame, Clock } from '@voxwire/agents';
+import { type AudioFrame, type Clock, dtmfCode } from '@voxwire/agents';
 import { Channel } from '@voxwire/agents/provider-utils';
 import { ByteStreamRouter } from '../room/byte-stream-router.js';
 import type {
@@ -214,11 +214,12 @@ export class FakeRoom implements RoomConnection {
     this.textHandlers.get('lk.chat')?.(text, this.participants.get(from));
   }
 
-  dtmf(identity: string, digit: string): void {
+  /** A keypad press as LiveKit's SIP bridge reports it: the RFC 4733 code with the digit, unless given. */
+  dtmf(identity: string, digit: string, code = dtmfCode(digit) ?? 0): void {
     this.emit({
       type: 'dtmf',
       participant: this.participants.get(identity)!,
-      code: Number(digit) || 0,
+      code,
       digit,
     });
   }
