@@ -1,10 +1,15 @@
 import { type AudioFrame, silentLogger, VirtualClock } from '@voxwire/agents';
 import { frameToBytes } from '@voxwire/agents/provider-utils';
 import { voicedFrame } from '@voxwire/testing';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { FakeRoom, participant } from '../testing/fake-room.js';
 import { type PreConnectAudioEvent, PreConnectAudioReceiver } from './pre-connect-audio.js';
 import { PRE_CONNECT_AUDIO_TOPIC } from './pre-connect-format.js';
+import { webSdkRecording } from '../testing/recordings.js';
+import { warmOpusDecoder } from './opus-to-session-format.js';
+
+// The decoder compiles its WebAssembly in real time, which a virtual clock would otherwise outrun.
+beforeAll(() => warmOpusDecoder());
 
 const RATE = 24_000;
 const attributes = { trackId: 'TR_alice', sampleRate: String(RATE), channels: '1' };
@@ -143,19 +148,16 @@ describe('PreConnectAudioReceiver', () => {
     expect(frames[0]!.data[0]).toBe(voicedFrame(0, 20, RATE).data[0]);
   });
 
-  it("refuses the web SDK's Opus recording with a typed event, and a buffer sent by someone else", async () => {
+  it("refuses Safari's AAC recording with a typed event, and a buffer sent by someone else", async () => {
     const { room, receiver, events } = setup();
     receiver.start();
-    const opus = room.sendByteStream('alice', PRE_CONNECT_AUDIO_TOPIC, {
-      mimeType: 'audio/webm;codecs=opus',
+    const aac = room.sendByteStream('alice', PRE_CONNECT_AUDIO_TOPIC, {
+      mimeType: 'video/mp4',
       attributes: { ...attributes, sampleRate: '48000' },
     });
-    expect(opus.cancelled).toBe(true);
+    expect(aac.cancelled).toBe(true);
     expect(events).toMatchObject([
-      {
-        type: 'refused',
-        error: { reason: 'unsupported_format', details: { mimeType: 'audio/webm;codecs=opus' } },
-      },
+      { type: 'refused', error: { reason: 'unsupported_format', details: { mimeType: 'video/mp4' } } },
     ]);
     // The refusal answers the wait at once: nothing to play.
     expect(await receiver.take('TR_alice', 'alice', { expected: true, signal })).toEqual([]);
@@ -181,5 +183,35 @@ describe('PreConnectAudioReceiver', () => {
     receiver.close();
     expect(open.cancelled).toBe(true);
     expect(receiver.trackSids).toEqual([]);
+  });
+
+  it("decodes the web SDK's recording (Opus in WebM), and refuses a corrupt one with decode_failed", async () => {
+    const { room, receiver, events } = setup();
+    receiver.start();
+    const webm = webSdkRecording();
+    const stream = room.sendByteStream('alice', PRE_CONNECT_AUDIO_TOPIC, {
+      mimeType: 'audio/webm;codecs=opus',
+      attributes: { ...attributes, sampleRate: '48000' },
+    });
+    for (let at = 0; at < webm.length; at += 500) await stream.push(webm.subarray(at, at + 500));
+    stream.end();
+    const frames = await receiver.take('TR_alice', 'alice', { expected: true, signal });
+    expect(totalMs(frames)).toBeGreaterThan(580);
+    expect(frames.every((f) => f.sampleRate === RATE && f.channels === 1)).toBe(true);
+    expect(events).toMatchObject([{ type: 'used', partial: false }]);
+
+    const corrupt = webm.slice();
+    corrupt.fill(0x00, 200);
+    const bad = room.sendByteStream('alice', PRE_CONNECT_AUDIO_TOPIC, {
+      mimeType: 'audio/webm;codecs=opus',
+      attributes: { ...attributes, trackId: 'TR_bad' },
+    });
+    await bad.push(corrupt);
+    bad.end();
+    expect(await receiver.take('TR_bad', 'alice', { expected: true, signal })).toEqual([]);
+    expect(events.at(-1)).toMatchObject({
+      type: 'refused',
+      error: { reason: 'decode_failed', details: { trackSid: 'TR_bad' } },
+    });
   });
 });

@@ -10,10 +10,14 @@
  */
 import type { AudioFrame, Clock, Logger, TimerHandle } from '@voxwire/agents';
 import type { IncomingByteStream, RoomConnection } from './room-connection.js';
+import { OpusFormatError } from './opus-head.js';
+import { OpusToSessionFormat, warmOpusDecoder } from './opus-to-session-format.js';
 import {
   PcmToSessionFormat,
   PRE_CONNECT_AUDIO_TOPIC,
   PreConnectAudioError,
+  type PreConnectDecoder,
+  type PreConnectStreamFormat,
   preConnectStreamFormat,
 } from './pre-connect-format.js';
 
@@ -76,6 +80,8 @@ export class PreConnectAudioReceiver {
   start(): void {
     if (this.unregister || this.closed) return;
     this.unregister = this.room.onByteStream(PRE_CONNECT_AUDIO_TOPIC, (stream) => this.receive(stream));
+    // The web SDK's recordings are Opus: have the decoder ready before the first one arrives.
+    void warmOpusDecoder();
   }
 
   /** Buffers received or being received, by track. */
@@ -222,20 +228,37 @@ export class PreConnectAudioReceiver {
     return buffer;
   }
 
-  private async read(buffer: Buffer, format: { sampleRate: number; channels: number }): Promise<void> {
-    const converter = new PcmToSessionFormat(format, this.options);
+  private async read(buffer: Buffer, format: PreConnectStreamFormat): Promise<void> {
+    const target = { sampleRate: this.options.sampleRate, channels: this.options.channels };
+    const decoder: PreConnectDecoder =
+      format.encoding === 'pcm' ? new PcmToSessionFormat(format, target) : new OpusToSessionFormat(target);
+    const details = {
+      trackSid: buffer.trackSid,
+      participantIdentity: buffer.senderIdentity,
+      mimeType: buffer.stream.mimeType,
+    };
     try {
       for await (const chunk of buffer.stream) {
-        this.append(buffer, converter.push(chunk));
+        this.append(buffer, await decoder.push(chunk));
         buffer.notify?.();
       }
-      this.append(buffer, converter.flush());
+      this.append(buffer, await decoder.flush());
     } catch (error) {
-      buffer.error = new PreConnectAudioError(
-        'read_failed',
-        `reading the pre-connect audio of track ${buffer.trackSid} failed: ${describe(error)}`,
-        { trackSid: buffer.trackSid, participantIdentity: buffer.senderIdentity },
-      );
+      buffer.stream.cancel();
+      buffer.error =
+        error instanceof OpusFormatError
+          ? new PreConnectAudioError(
+              error.unsupported ? 'unsupported_format' : 'decode_failed',
+              `the pre-connect audio of track ${buffer.trackSid} cannot be decoded: ${error.message}`,
+              details,
+            )
+          : new PreConnectAudioError(
+              'read_failed',
+              `reading the pre-connect audio of track ${buffer.trackSid} failed: ${describe(error)}`,
+              details,
+            );
+    } finally {
+      decoder.close();
     }
     buffer.done = true;
     this.options.logger.debug(

@@ -15,20 +15,20 @@ function sine(sampleRate: number, channels: number, ms: number, hz = 440): Audio
   return new AudioFrame(data, sampleRate, channels, samples);
 }
 
-function convertAll(
+async function convertAll(
   bytes: Uint8Array,
   source: { sampleRate: number; channels: number },
   target: { sampleRate: number; channels: number },
   pieces: number[],
-): AudioFrame[] {
+): Promise<AudioFrame[]> {
   const converter = new PcmToSessionFormat(source, target);
   const out: AudioFrame[] = [];
   let at = 0;
   for (const size of pieces) {
-    out.push(...converter.push(bytes.subarray(at, at + size)));
+    out.push(...(await converter.push(bytes.subarray(at, at + size))));
     at += size;
   }
-  out.push(...converter.push(bytes.subarray(at)), ...converter.flush());
+  out.push(...(await converter.push(bytes.subarray(at))), ...(await converter.flush()));
   return out;
 }
 
@@ -37,14 +37,22 @@ describe('pre-connect stream format', () => {
     for (const mime of ['', 'application/octet-stream', 'audio/pcm', 'audio/L16;rate=24000', 'audio/raw']) {
       expect(preConnectStreamFormat(mime, attributes, 'alice')).toEqual({
         trackSid: 'TR_mic',
+        encoding: 'pcm',
         sampleRate: 24_000,
         channels: 1,
       });
     }
   });
 
-  it("refuses the web SDK's Opus in WebM (and MP4, Ogg) with a typed unsupported_format error", () => {
-    for (const mime of ['audio/webm;codecs=opus', 'video/mp4', 'audio/ogg; codecs=opus', 'audio/opus']) {
+  it("takes the web SDK's Opus in WebM, and Opus in Ogg", () => {
+    for (const mime of ['audio/webm;codecs=opus', 'audio/webm', 'audio/ogg; codecs=opus', 'audio/opus']) {
+      expect(preConnectStreamFormat(mime, attributes, 'alice').encoding).toBe('opus');
+    }
+    expect(preConnectStreamFormat('', attributes, 'alice').encoding).toBe('pcm');
+  });
+
+  it("refuses Safari's AAC in MP4 (and other codecs) with a typed unsupported_format error", () => {
+    for (const mime of ['video/mp4', 'audio/mp4', 'audio/webm;codecs=vorbis', 'audio/mpeg']) {
       let caught: unknown;
       try {
         preConnectStreamFormat(mime, attributes, 'alice');
@@ -77,10 +85,10 @@ describe('pre-connect stream format', () => {
 });
 
 describe('PcmToSessionFormat', () => {
-  it('passes the session format through unchanged, whatever the byte chunking', () => {
+  it('passes the session format through unchanged, whatever the byte chunking', async () => {
     const frame = sine(24_000, 1, 110);
     const bytes = frameToBytes(frame);
-    const out = convertAll(
+    const out = await convertAll(
       bytes,
       { sampleRate: 24_000, channels: 1 },
       { sampleRate: 24_000, channels: 1 },
@@ -96,9 +104,9 @@ describe('PcmToSessionFormat', () => {
     expect(out.every((f) => f.sampleRate === 24_000 && f.channels === 1)).toBe(true);
   });
 
-  it('down-mixes and resamples 48 kHz stereo to 16 kHz mono, keeping the duration', () => {
+  it('down-mixes and resamples 48 kHz stereo to 16 kHz mono, keeping the duration', async () => {
     const bytes = frameToBytes(sine(48_000, 2, 500));
-    const out = convertAll(
+    const out = await convertAll(
       bytes,
       { sampleRate: 48_000, channels: 2 },
       { sampleRate: 16_000, channels: 1 },
@@ -112,8 +120,8 @@ describe('PcmToSessionFormat', () => {
     expect(Math.max(...middle.data)).toBeGreaterThan(6000);
   });
 
-  it('spreads a mono recording over a stereo session', () => {
-    const out = convertAll(
+  it('spreads a mono recording over a stereo session', async () => {
+    const out = await convertAll(
       frameToBytes(sine(24_000, 1, 40)),
       { sampleRate: 24_000, channels: 1 },
       { sampleRate: 24_000, channels: 2 },

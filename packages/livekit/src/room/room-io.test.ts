@@ -8,13 +8,18 @@ import {
 } from '@voxwire/agents';
 import { type Channel, frameToBytes } from '@voxwire/agents/provider-utils';
 import { FakeLLM, FakeSTT, FakeTTS, ScriptedVAD, silentFrame, voicedFrame } from '@voxwire/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FakeRoom, participant } from '../testing/fake-room.js';
 import type { AudioFrame } from '@voxwire/agents';
 import { WorkerMetrics } from '../worker/metrics.js';
 import type { PreConnectAudioEvent } from './pre-connect-audio.js';
 import { PRE_CONNECT_AUDIO_TOPIC } from './pre-connect-format.js';
 import { RoomIO } from './room-io.js';
+import { webSdkRecording } from '../testing/recordings.js';
+import { warmOpusDecoder } from './opus-to-session-format.js';
+
+// The decoder compiles its WebAssembly in real time, which a virtual clock would otherwise outrun.
+beforeAll(() => warmOpusDecoder());
 import type { RoomIOOptions } from './room-io-options.js';
 
 const RATE = 24_000;
@@ -318,12 +323,51 @@ describe('RoomIO: the pre-connect audio buffer', () => {
     expect(buffer.cancelled).toBe(true);
   });
 
-  it("goes on with the live track when the buffer is the web SDK's Opus", async () => {
+  it('hears words recorded by the web SDK (Opus in WebM), sent after the track was linked', async () => {
+    const events: PreConnectAudioEvent[] = [];
+    const { clock, room, io } = setup({ onPreConnectAudio: (e) => events.push(e) });
+    room.join(participant('alice'));
+    io.start();
+    // What the recognizer is fed, in order: voiced (the decoded recording) or silent (the live track).
+    const heard: boolean[] = [];
+    const session = new AgentSession({
+      clock,
+      vad: new ScriptedVAD({ minSilenceDurationMs: 300 }),
+      stt: new FakeSTT({ clock, utterances: [], onFrame: (code) => heard.push(code !== undefined) }),
+      llm: new FakeLLM({ clock, replies: [] }),
+      tts: new FakeTTS({ clock, sampleRate: RATE, msPerChar: 20 }),
+    });
+    sessions.push(session);
+    const userStates: string[] = [];
+    session.on('user_state_changed', (e) => userStates.push(e.newState));
+    io.onSessionConnected(session);
+    await session.start({ agent: new Agent({ instructions: 'Be brief.' }), ...io.io() });
+    const mic = room.publishMicrophone('alice', 'TR_alice', { preConnectBuffer: true });
+    const live = speak(clock, mic, 0, 1500);
+    await clock.sleep(200);
+    const buffer = room.sendByteStream('alice', PRE_CONNECT_AUDIO_TOPIC, {
+      mimeType: 'audio/webm;codecs=opus',
+      attributes: { ...attributes, sampleRate: '48000' },
+    });
+    await buffer.push(webSdkRecording());
+    buffer.end();
+    await live;
+    await clock.sleep(500);
+    expect(events).toMatchObject([{ type: 'used', trackSid: 'TR_alice', partial: false }]);
+    // ~600 ms of the recording (20 ms frames) came first, then the live track's silence.
+    const voiced = heard.findIndex((v) => !v);
+    expect(voiced).toBeGreaterThanOrEqual(28);
+    expect(heard.slice(0, voiced).every(Boolean)).toBe(true);
+    expect(heard.slice(voiced + 1).some(Boolean)).toBe(false);
+    expect(userStates.slice(0, 2)).toEqual(['speaking', 'listening']);
+  });
+
+  it("goes on with the live track when the buffer is Safari's AAC", async () => {
     const events: PreConnectAudioEvent[] = [];
     const { clock, room, io } = setup({ onPreConnectAudio: (e) => events.push(e) });
     room.join(participant('alice'));
     room.sendByteStream('alice', PRE_CONNECT_AUDIO_TOPIC, {
-      mimeType: 'audio/webm;codecs=opus',
+      mimeType: 'video/mp4',
       attributes: { ...attributes, sampleRate: '48000' },
     });
     io.start();
