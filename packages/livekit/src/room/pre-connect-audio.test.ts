@@ -162,11 +162,14 @@ describe('PreConnectAudioReceiver', () => {
     // The refusal answers the wait at once: nothing to play.
     expect(await receiver.take('TR_alice', 'alice', { expected: true, signal })).toEqual([]);
 
+    // Someone else's buffer for alice's track is never played as hers.
     room.join(participant('mallory'));
     const forged = room.sendByteStream('mallory', PRE_CONNECT_AUDIO_TOPIC, { attributes });
     await forged.push(voiceBytes(300));
     forged.end();
-    expect(await receiver.take('TR_alice', 'alice', { expected: true, signal })).toEqual([]);
+    for (let i = 0; i < 5; i++) await tick();
+    expect(receiver.trackSids).toEqual(['TR_alice']);
+    expect(await receiver.take('TR_alice', 'alice', { expected: false, signal })).toEqual([]);
   });
 
   it('frees a buffer nobody claims, and everything on close', async () => {

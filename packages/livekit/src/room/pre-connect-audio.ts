@@ -84,9 +84,9 @@ export class PreConnectAudioReceiver {
     void warmOpusDecoder();
   }
 
-  /** Buffers received or being received, by track. */
+  /** The tracks of the buffers received or being received. */
   get trackSids(): string[] {
-    return [...this.buffers.keys()];
+    return [...this.buffers.values()].map((b) => b.trackSid);
   }
 
   /**
@@ -102,14 +102,16 @@ export class PreConnectAudioReceiver {
   ): Promise<AudioFrame[]> {
     const { clock, timeoutMs } = this.options;
     const deadline = clock.now() + timeoutMs;
-    let buffer = this.buffers.get(trackSid);
+    // Keyed by sender too: a buffer someone else sent for this track is never played as its owner's.
+    const key = bufferKey(participantIdentity, trackSid);
+    let buffer = this.buffers.get(key);
     if (!buffer && !options.expected) return [];
     // Wait for the stream to open (expected) and then to finish, whichever the deadline allows.
     while (!options.signal.aborted && !this.closed && !buffer?.done) {
       const left = deadline - clock.now();
       if (left <= 0) break;
       await this.waitForChange(buffer, left, options.signal);
-      buffer = this.buffers.get(trackSid);
+      buffer = this.buffers.get(key);
     }
     if (!buffer) {
       if (options.expected && !options.signal.aborted && !this.closed) {
@@ -126,14 +128,6 @@ export class PreConnectAudioReceiver {
     }
     this.drop(buffer);
     buffer.taken = true;
-    if (buffer.senderIdentity !== participantIdentity) {
-      buffer.stream.cancel();
-      this.options.logger.warn(
-        { trackSid, sender: buffer.senderIdentity, participant: participantIdentity },
-        'pre-connect audio sent by someone other than the track owner; ignored',
-      );
-      return [];
-    }
     if (options.signal.aborted || this.closed) return [];
     // Still arriving after the timeout, or cut off: what did arrive is the user's voice all the same.
     const partial = !buffer.done || buffer.error !== undefined;
@@ -198,7 +192,8 @@ export class PreConnectAudioReceiver {
   }
 
   private store(trackSid: string, stream: IncomingByteStream, state: { done: boolean }): Buffer {
-    const previous = this.buffers.get(trackSid);
+    const key = bufferKey(stream.senderIdentity, trackSid);
+    const previous = this.buffers.get(key);
     if (previous) {
       // A new buffer for the same track replaces the old one (the SDK re-sent it).
       this.drop(previous);
@@ -217,7 +212,7 @@ export class PreConnectAudioReceiver {
       notify: undefined,
       expiry: undefined,
     };
-    this.buffers.set(trackSid, buffer);
+    this.buffers.set(key, buffer);
     while (this.buffers.size > MAX_BUFFERS) {
       const oldest = this.buffers.values().next().value!;
       this.drop(oldest);
@@ -265,7 +260,9 @@ export class PreConnectAudioReceiver {
       { trackSid: buffer.trackSid, durationMs: Math.round(buffer.durationMs), droppedMs: buffer.droppedMs },
       'pre-connect audio received',
     );
-    if (this.buffers.get(buffer.trackSid) === buffer) this.expireLater(buffer);
+    if (this.buffers.get(bufferKey(buffer.senderIdentity, buffer.trackSid)) === buffer) {
+      this.expireLater(buffer);
+    }
     buffer.notify?.();
   }
 
@@ -287,13 +284,14 @@ export class PreConnectAudioReceiver {
   private expireLater(buffer: Buffer): void {
     buffer.expiry?.cancel();
     buffer.expiry = this.options.clock.setTimer(Math.max(this.options.timeoutMs, 10_000), () => {
-      if (this.buffers.get(buffer.trackSid) === buffer) this.drop(buffer);
+      this.drop(buffer);
     });
   }
 
   private drop(buffer: Buffer): void {
     buffer.expiry?.cancel();
-    if (this.buffers.get(buffer.trackSid) === buffer) this.buffers.delete(buffer.trackSid);
+    const key = bufferKey(buffer.senderIdentity, buffer.trackSid);
+    if (this.buffers.get(key) === buffer) this.buffers.delete(key);
   }
 
   private readonly waiters = new Set<() => void>();
@@ -330,6 +328,10 @@ export class PreConnectAudioReceiver {
       this.options.logger.warn({ error: describe(error) }, 'onPreConnectAudio failed');
     }
   }
+}
+
+function bufferKey(senderIdentity: string, trackSid: string): string {
+  return `${senderIdentity}\u0000${trackSid}`;
 }
 
 function describe(error: unknown): string {
