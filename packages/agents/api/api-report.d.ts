@@ -1359,6 +1359,36 @@ interface TurnHandlingOptions {
 declare const defaultTurnHandling: TurnHandlingOptions;
 declare function resolveTurnHandling(options: Partial<TurnHandlingOptions> | undefined): TurnHandlingOptions;
 
+/**
+ * Keypad presses (DTMF) as session events. A phone caller's keys reach a voice agent through its
+ * transport (a SIP participant in a LiveKit room, a keypad on a web page); the transport hands each one
+ * to `session.receiveDtmf()` and the session emits `dtmf_received`, so agent code listens in one place
+ * whatever the transport.
+ */
+/** What a transport knows about a key press. */
+interface DtmfInput {
+    /** The key: `0`-`9`, `*`, `#` or `A`-`D` (lower case is accepted). */
+    digit: string;
+    /** Its RFC 4733 event code; derived from `digit` when omitted. */
+    code?: number;
+    /** Who pressed it, when the transport knows (a LiveKit participant identity). */
+    participantIdentity?: string;
+}
+/** The `dtmf_received` event. */
+interface DtmfReceivedEvent {
+    /** `0`-`9`, `*`, `#` or `A`-`D`. */
+    digit: string;
+    /** RFC 4733 event code: the digit's value, `*` 10, `#` 11, `A`-`D` 12-15. */
+    code: number;
+    participantIdentity: string | undefined;
+    /** When the session received it, on the session's clock. */
+    atMs: number;
+}
+/** The RFC 4733 event code of a DTMF key, or `undefined` when `digit` is not one. */
+declare function dtmfCode(digit: string): number | undefined;
+/** The key of an RFC 4733 event code (0-15), or `undefined` for any other number. */
+declare function dtmfDigit(code: number): string | undefined;
+
 type AgentState = 'initializing' | 'idle' | 'listening' | 'thinking' | 'speaking';
 type ErrorSource = 'stt' | 'llm' | 'tts' | 'vad' | 'turn_detector' | 'tool' | 'audio_input' | 'audio_output' | 'session';
 /** Per-turn and per-request measurements, all in ms. */
@@ -1431,6 +1461,8 @@ type SessionEvents = {
         metrics: SessionMetrics;
         atMs: number;
     };
+    /** A keypad key the user pressed, delivered by the transport through `session.receiveDtmf()`. */
+    dtmf_received: DtmfReceivedEvent;
     error: {
         error: unknown;
         source: ErrorSource;
@@ -1910,6 +1942,12 @@ declare class AgentSession<UserData = unknown> extends TypedEmitter<SessionEvent
     /** Hands the conversation to another agent: the old one exits, the new one enters. */
     updateAgent(agent: Agent): Promise<void>;
     /**
+     * For transports: the user pressed a keypad key (a SIP caller's DTMF tone). Emits `dtmf_received`,
+     * stamped with the session's clock; works before `start()`, is ignored once the session is closed.
+     * Throws a `RangeError` for a digit that is not a DTMF key (`0`-`9`, `*`, `#`, `A`-`D`).
+     */
+    receiveDtmf(input: DtmfInput): void;
+    /**
      * Ends the session within `closeTimeout`: speeches are cut (a partly played reply is recorded as
      * interrupted), tools are cancelled, awaited tasks and speeches settle, streams close.
      */
@@ -2293,4 +2331,4 @@ declare class LocalInterruptionDetector implements InterruptionDetector {
     private match;
 }
 
-export { APIConnectionError, APIError, APIStatusError, APITimeoutError, type AddMessageOptions, Agent, type AgentDefinition, type AgentDefinitionInit, type AgentHandoff, type AgentHandoffExpectation, type AgentOptions, AgentSession, type AgentSessionOptions, type AgentState, AgentTask, AllProvidersFailedError, type AnyTool, AudioFrame, type AudioFrameLike, type AudioInput, type AudioOutput, AudioOutputTimeoutError, type AvailabilityChangedEvent, BackgroundAudio, type BackgroundAudioOptions, type BackgroundAudioSession, type BackgroundSound, type BackgroundSoundName, type ChatContent, ChatContext, type ChatItem, type ChatMessage, type ChatRole, type Clock, type CommittedTurn, type CopyOptions, DEFAULT_BACKCHANNELS, type ErrorSource, EventAssert, ExpectationError, type FallbackAdapterEvents, type FallbackAdapterOptions, type FunctionCall, type FunctionCallExpectation, type FunctionCallOutput, type FunctionCallOutputExpectation, type GenerateReplyOptions, type ImageContent, type InterruptReason, type InterruptionDetector, type InterruptionEvidence, type InterruptionVerdict, InvalidAudioError, type JSONSchema, Job, type JobContext, type JobNotice, type JobOptions, type JobTransport, type LLM, LLMFallbackAdapter, type LLMFallbackAdapterOptions, LocalInterruptionDetector, type LocalInterruptionDetectorOptions, type LogLevel, type Logger, type LoggerOptions, type MessageExpectation, MissingProviderError, MissingVADError, type NoticeLevel, type ProviderAvailability, ProviderProblemError, RealClock, RunAssert, RunContext, type RunEvent, type RunOptions, RunResult, type STT, STTFallbackAdapter, type STTFallbackAdapterOptions, type SayOptions, SessionClosedError, type SessionDeadlines, type SessionEvents, type SessionIO, SessionInput, type SessionMetrics, SessionNotStartedError, SessionOutput, type SessionStartOptions, SpeechDeadlockError, SpeechHandle, SpeechInterruptedError, SpeechInterruptedReason, type SpeechOutcome, SpeechPriority, StopResponse, type SynthesizedClipOptions, type TTS, TTSFallbackAdapter, type TTSFallbackAdapterOptions, TaskContextError, type TextOutput, type TimedTraceRecord, type TimerHandle, type Tool, ToolError, type ToolOptions, ToolTimeoutError, type TraceRecord, type TraceSink, type TurnDetector, type TurnHandlingOptions, type UserState, type UserTurnExceeded, type VAD, VirtualClock, type VirtualClockOptions, VoxwireError, agentDefinitionFromModule, createLogger, defaultDeadlines, defaultLogger, defaultTurnHandling, defineAgent, describeEvent, isAgentDefinition, messageText, prewarmAgent, realClock, resolveDeadlines, resolveTurnHandling, setDefaultLogger, silentLogger, synthesizedHum, synthesizedTicks, tool, toolDefinitions };
+export { APIConnectionError, APIError, APIStatusError, APITimeoutError, type AddMessageOptions, Agent, type AgentDefinition, type AgentDefinitionInit, type AgentHandoff, type AgentHandoffExpectation, type AgentOptions, AgentSession, type AgentSessionOptions, type AgentState, AgentTask, AllProvidersFailedError, type AnyTool, AudioFrame, type AudioFrameLike, type AudioInput, type AudioOutput, AudioOutputTimeoutError, type AvailabilityChangedEvent, BackgroundAudio, type BackgroundAudioOptions, type BackgroundAudioSession, type BackgroundSound, type BackgroundSoundName, type ChatContent, ChatContext, type ChatItem, type ChatMessage, type ChatRole, type Clock, type CommittedTurn, type CopyOptions, DEFAULT_BACKCHANNELS, type DtmfInput, type DtmfReceivedEvent, type ErrorSource, EventAssert, ExpectationError, type FallbackAdapterEvents, type FallbackAdapterOptions, type FunctionCall, type FunctionCallExpectation, type FunctionCallOutput, type FunctionCallOutputExpectation, type GenerateReplyOptions, type ImageContent, type InterruptReason, type InterruptionDetector, type InterruptionEvidence, type InterruptionVerdict, InvalidAudioError, type JSONSchema, Job, type JobContext, type JobNotice, type JobOptions, type JobTransport, type LLM, LLMFallbackAdapter, type LLMFallbackAdapterOptions, LocalInterruptionDetector, type LocalInterruptionDetectorOptions, type LogLevel, type Logger, type LoggerOptions, type MessageExpectation, MissingProviderError, MissingVADError, type NoticeLevel, type ProviderAvailability, ProviderProblemError, RealClock, RunAssert, RunContext, type RunEvent, type RunOptions, RunResult, type STT, STTFallbackAdapter, type STTFallbackAdapterOptions, type SayOptions, SessionClosedError, type SessionDeadlines, type SessionEvents, type SessionIO, SessionInput, type SessionMetrics, SessionNotStartedError, SessionOutput, type SessionStartOptions, SpeechDeadlockError, SpeechHandle, SpeechInterruptedError, SpeechInterruptedReason, type SpeechOutcome, SpeechPriority, StopResponse, type SynthesizedClipOptions, type TTS, TTSFallbackAdapter, type TTSFallbackAdapterOptions, TaskContextError, type TextOutput, type TimedTraceRecord, type TimerHandle, type Tool, ToolError, type ToolOptions, ToolTimeoutError, type TraceRecord, type TraceSink, type TurnDetector, type TurnHandlingOptions, type UserState, type UserTurnExceeded, type VAD, VirtualClock, type VirtualClockOptions, VoxwireError, agentDefinitionFromModule, createLogger, defaultDeadlines, defaultLogger, defaultTurnHandling, defineAgent, describeEvent, dtmfCode, dtmfDigit, isAgentDefinition, messageText, prewarmAgent, realClock, resolveDeadlines, resolveTurnHandling, setDefaultLogger, silentLogger, synthesizedHum, synthesizedTicks, tool, toolDefinitions };

@@ -121,6 +121,12 @@ export {
   type TurnHandlingOptions,
 } from './voice/session/options.js';
 export { defaultDeadlines, resolveDeadlines, type SessionDeadlines } from './voice/session/deadlines.js';
+export {
+  type DtmfInput,
+  type DtmfReceivedEvent,
+  dtmfCode,
+  dtmfDigit,
+} from './voice/session/dtmf.js';
 export type {
   AgentState,
   ErrorSource,

@@ -90,6 +90,8 @@ type RoomEvent = {
     participant: ParticipantInfo;
     trackSid: string;
     source: TrackSource;
+    /** The publisher recorded this microphone before the agent joined and sends that audio as a byte stream. */
+    preConnectBuffer?: boolean;
 } | {
     type: 'audio_track_unsubscribed';
     participant: ParticipantInfo;
@@ -161,6 +163,20 @@ interface RemoteAudioTrackInfo {
     readonly trackSid: string;
     readonly source: TrackSource;
     readonly muted: boolean;
+    /** The publisher recorded this microphone before the agent joined and sends that audio as a byte stream. */
+    readonly preConnectBuffer?: boolean;
+}
+/** A byte stream another participant sent to the room (or to the agent), read chunk by chunk. */
+interface IncomingByteStream extends AsyncIterable<Uint8Array> {
+    readonly topic: string;
+    /** As the sender declared it; empty when it declared none. */
+    readonly mimeType: string;
+    readonly attributes: Readonly<Record<string, string>>;
+    readonly senderIdentity: string;
+    /** Total bytes, when the sender said in advance. */
+    readonly totalSize: number | undefined;
+    /** Stops receiving (the rest is discarded); safe to call at any time, more than once. */
+    cancel(): void;
 }
 interface RoomConnection {
     readonly name: string;
@@ -180,10 +196,86 @@ interface RoomConnection {
     streamText(options: TextStreamOptions): Promise<TextStreamWriterLike>;
     /** Receives whole text streams on a topic (e.g. `lk.chat`); returns an unregister function. */
     onText(topic: string, handler: (text: string, sender: ParticipantInfo | undefined) => void): () => void;
+    /**
+     * Receives byte streams on a topic, one handler per topic; returns an unregister function. Streams on
+     * the topics a connection listens to from before it joined (`EARLY_BYTE_STREAM_TOPICS`) that arrived
+     * before this call are held briefly and handed over here, so nothing sent the moment the agent joined is
+     * lost. A handler must read or `cancel()` every stream it is given.
+     */
+    onByteStream(topic: string, handler: (stream: IncomingByteStream) => void): () => void;
     disconnect(): Promise<void>;
 }
 /** Opens the room for a job: the server's URL and the job's token from the assignment. */
 type RoomConnector = (url: string, token: string) => Promise<RoomConnection>;
+
+/**
+ * LiveKit's pre-connect audio buffer, as its client SDKs send it: a frontend records the microphone
+ * while the agent is still being dispatched, and once an agent is active in the room sends that audio
+ * to it as one byte stream on `lk.agent.pre-connect-audio-buffer`. The stream's attributes name the
+ * microphone track it belongs to (`trackId`) and the recording's `sampleRate` and `channels`; the
+ * track's publication carries the `TF_PRECONNECT_BUFFER` audio feature.
+ *
+ * What the SDKs send, read in their sources: the Swift (and other native) SDKs record raw 16-bit
+ * little-endian PCM (24 kHz mono) and declare no MIME type; the web SDK records with `MediaRecorder`,
+ * `audio/webm;codecs=opus`, or `video/mp4` (AAC) where WebM is not supported (Safari). Raw PCM and
+ * Opus (in WebM or Ogg, mono or stereo) are decoded; anything else (AAC in MP4) is refused with a
+ * `PreConnectAudioError` of reason `unsupported_format`.
+ */
+
+declare const PRE_CONNECT_AUDIO_TOPIC = "lk.agent.pre-connect-audio-buffer";
+type PreConnectAudioErrorReason = 
+/** Neither raw PCM nor Opus (e.g. Safari's AAC in MP4), or Opus in a layout no microphone produces. */
+'unsupported_format'
+/** The container or the Opus packets could not be decoded (a corrupt or truncated recording). */
+ | 'decode_failed'
+/** `trackId`, `sampleRate` or `channels` is missing or not a usable number, or the bytes are not whole samples. */
+ | 'invalid_stream'
+/** The stream did not finish within `preConnectAudioTimeoutMs` of the track being linked. */
+ | 'timeout'
+/** Reading the stream failed (the sender went away, the room was left). */
+ | 'read_failed';
+/** Why a pre-connect audio buffer was not used, or was used only in part. */
+declare class PreConnectAudioError extends Error {
+    readonly reason: PreConnectAudioErrorReason;
+    readonly details: {
+        trackSid?: string | undefined;
+        participantIdentity?: string | undefined;
+        mimeType?: string | undefined;
+    };
+    readonly name = "PreConnectAudioError";
+    constructor(reason: PreConnectAudioErrorReason, message: string, details?: {
+        trackSid?: string | undefined;
+        participantIdentity?: string | undefined;
+        mimeType?: string | undefined;
+    });
+}
+
+/**
+ * Receives pre-connect audio buffers (see `pre-connect-format.ts`) and keeps each one, decoded to the
+ * session's format, for the microphone track it belongs to, until the room I/O links that track and
+ * plays the buffer into the session ahead of the track's live frames: the user's first words, spoken
+ * while the agent was still joining, are heard.
+ *
+ * Everything is bounded: a buffer keeps at most `maxDurationMs` of audio (the most recent, so it joins
+ * the live audio without a gap), a track waits at most `timeoutMs` for its buffer, a buffer nobody
+ * claims is dropped, and only a few are kept at once.
+ */
+
+/** What became of a pre-connect buffer: used (perhaps in part), or refused. */
+type PreConnectAudioEvent = {
+    type: 'used';
+    trackSid: string;
+    participantIdentity: string;
+    /** Audio played into the session ahead of the live track. */
+    durationMs: number;
+    /** The oldest audio dropped beyond `preConnectAudioMaxDurationMs`. */
+    droppedMs: number;
+    /** The stream had not finished within the timeout, or broke off: what had arrived was used. */
+    partial: boolean;
+} | {
+    type: 'refused';
+    error: PreConnectAudioError;
+};
 
 /** A keypad digit a SIP caller pressed. */
 interface DtmfEvent {
@@ -218,9 +310,25 @@ interface RoomIOOptions {
     /** Longest wait for a participant to link to before the job ends. Default Infinity. */
     participantWaitTimeoutMs?: number;
     /**
+     * Play the audio a frontend recorded before the agent joined (LiveKit's pre-connect audio buffer, on
+     * the `lk.agent.pre-connect-audio-buffer` byte stream) into the session ahead of the microphone's live
+     * frames, so the user's first words are heard. Raw PCM only (LiveKit's native SDKs); the web SDK's
+     * Opus recording is refused (`onPreConnectAudio` tells). Default true.
+     */
+    preConnectAudio?: boolean;
+    /**
+     * Longest the linked microphone waits for its pre-connect buffer to arrive and finish (its live frames
+     * queue meanwhile); then what has arrived is played. Default 3000 ms.
+     */
+    preConnectAudioTimeoutMs?: number;
+    /** Most pre-connect audio kept per track: the most recent is kept. Default 10000 ms. */
+    preConnectAudioMaxDurationMs?: number;
+    /** What became of each pre-connect buffer: played (how much) or refused (a `PreConnectAudioError`). */
+    onPreConnectAudio?: (event: PreConnectAudioEvent) => void;
+    /**
      * Receives the linked participant's keypad digits (SIP callers), with the session when one is
-     * connected: e.g. `session.say('You pressed ' + event.digit)`. The core session
-     * has no DTMF event of its own, so this is where they arrive.
+     * connected. They also reach the session as its `dtmf_received` event (`session.on('dtmf_received')`),
+     * which is the way to listen from an agent's `entry`, in job processes too; this hook sees them first.
      */
     onDtmf?: (event: DtmfEvent, session: AgentSession<any> | undefined) => void;
 }
@@ -235,6 +343,9 @@ declare const ROOM_IO_DEFAULTS: Readonly<{
     textInput: true;
     closeOnParticipantLeave: true;
     participantWaitTimeoutMs: number;
+    preConnectAudio: true;
+    preConnectAudioTimeoutMs: 3000;
+    preConnectAudioMaxDurationMs: 10000;
 }>;
 
 /** LiveKit's participant attribute naming the agent that joined (its frontends read it). */
@@ -655,6 +766,12 @@ interface RoomAudioInputOptions {
      * not fed (and billed for) silence while nobody talks. Default 3000 ms.
      */
     silenceAfterInputLossMs?: number;
+    /**
+     * Audio to play ahead of a track's live frames, asked once per track when it is first read (the
+     * pre-connect buffer). The track's live frames wait in its native stream meanwhile, so none are lost.
+     * `signal` aborts when the track is replaced or the input closes.
+     */
+    beforeTrack?: (trackSid: string, signal: AbortSignal) => Promise<AudioFrame[]>;
 }
 /**
  * The linked participant's microphone as the session's audio input. The track may come, go, be muted
@@ -672,11 +789,17 @@ declare class RoomAudioInput implements AsyncIterable<AudioFrame> {
     private changed;
     private framesIn;
     private silenceOut;
+    private framesBefore;
+    private readonly prefixed;
     constructor(room: RoomConnection, options: RoomAudioInputOptions);
-    /** Frames received from the room, and silence frames generated in their absence. */
+    /**
+     * Frames received from the room, silence frames generated in their absence, and frames played ahead
+     * of a track (`beforeTrack`: the pre-connect audio).
+     */
     get stats(): {
         frames: number;
         silenceFrames: number;
+        preConnectFrames: number;
     };
     get currentTrackSid(): string | undefined;
     get isMuted(): boolean;
@@ -685,6 +808,8 @@ declare class RoomAudioInput implements AsyncIterable<AudioFrame> {
     setMuted(muted: boolean): void;
     close(): void;
     [Symbol.asyncIterator](): AsyncIterator<AudioFrame>;
+    /** Waits for `beforeTrack`, giving up (nothing to play) when the track changes or the input closes. */
+    private audioBeforeTrack;
     /**
      * A promise for the next change, for the one wait in progress. Each wait replaces the previous one's
      * (never chains onto it), so a long stretch without changes holds nothing: the loop re-reads the
@@ -754,6 +879,9 @@ declare class RoomIO implements JobTransport {
     private readonly init;
     readonly name = "livekit";
     private readonly options;
+    private readonly preConnect;
+    /** Who owns each microphone the input was given, and whether it announced a pre-connect buffer. */
+    private readonly trackOwners;
     private readonly controller;
     private readonly input;
     private readonly output;
@@ -789,11 +917,57 @@ declare class RoomIO implements JobTransport {
     /** Stops following the room and releases the tracks; bounded, never throws. */
     close(): Promise<void>;
     private onRoomEvent;
+    /**
+     * The key press as the session's `dtmf_received` event (a session that is not connected yet misses
+     * it). The digit is what counts: a code that disagrees with it is left out, a missing digit is taken
+     * from the code, and an event with neither is dropped with a warning.
+     */
+    private deliverDtmf;
     private considerParticipant;
     private resolveWaiter;
     private onChat;
     /** Keeps the attribute at the latest state, with one write in flight at a time (older states are skipped). */
     private writeAgentState;
+}
+
+/**
+ * Hands a room's incoming byte streams to their topic's handler. A frontend may send a stream the
+ * moment the agent joins (the pre-connect audio buffer is sent as soon as an agent is active), before
+ * the job has built its room I/O. A room registers the early topics before it joins and routes them
+ * here: streams with no handler yet are held, bounded in number and time, and handed to the handler that
+ * registers later. Both the rtc-node room and the test fake use this one router, so they agree.
+ */
+
+/** The topics a room listens to from before it joins. */
+declare const EARLY_BYTE_STREAM_TOPICS: readonly string[];
+interface ByteStreamRouterOptions {
+    clock: Clock;
+    /** Topics whose streams are held while no handler is registered; others are cancelled. */
+    heldTopics?: readonly string[];
+    /** Longest a stream is held for a handler. Default 10000 ms (the web SDK's own recording limit). */
+    holdMs?: number;
+    /** Most streams held at once; the oldest is cancelled beyond it. Default 8. */
+    maxHeld?: number;
+}
+declare class ByteStreamRouter {
+    private readonly options;
+    private readonly handlers;
+    private readonly held;
+    private readonly heldTopics;
+    private readonly holdMs;
+    private readonly maxHeld;
+    private closed;
+    constructor(options: ByteStreamRouterOptions);
+    /** How many streams wait for a handler. */
+    get heldCount(): number;
+    isHeldTopic(topic: string): boolean;
+    register(topic: string, handler: (stream: IncomingByteStream) => void): () => void;
+    /** A stream arrived from the room. */
+    deliver(stream: IncomingByteStream): void;
+    /** Cancels what is held and refuses what comes later (the room is left). */
+    close(): void;
+    private release;
+    private hand;
 }
 
 /**
@@ -807,7 +981,11 @@ type RtcModule = typeof Rtc;
  * end (the worker's `runWorker` does); a process that never joined a room has nothing to release.
  */
 declare function disposeRtcNode(): Promise<void>;
-/** Joins a room with rtc-node (auto-subscribing), for the worker's jobs. */
+/**
+ * Joins a room with rtc-node (auto-subscribing), for the worker's jobs. The early byte stream topics
+ * (the pre-connect audio buffer) are listened to from before joining, so a stream a frontend sends the
+ * moment the agent appears waits for the job's room I/O instead of being dropped by rtc-node.
+ */
 declare function connectRtcRoom(url: string, token: string): Promise<RoomConnection>;
 /** rtc-node's `AudioSource` as an `AudioSink`: the same operations, frames converted. */
 declare class RtcAudioSink implements AudioSink {
@@ -877,4 +1055,4 @@ declare class UserTranscriptionPublisher {
 /** This package's version, reported to the LiveKit server at registration (bundled from package.json). */
 declare const VERSION: string;
 
-export { AGENT_NAME_ATTRIBUTE, ATTRIBUTE_AGENT_STATE, ATTRIBUTE_SEGMENT_ID, ATTRIBUTE_TRANSCRIBED_TRACK_ID, ATTRIBUTE_TRANSCRIPTION_FINAL, AgentTranscriptionOutput, AgentWorker, type AgentWorkerEvents, type AgentWorkerOptions, type AudioSink, type AudioTrackStream, CpuLoadMonitor, DEFAULT_RECONNECT_POLICY, type DtmfEvent, type JobAcceptOptions, type JobAnswer, type JobHandle, type JobOutcome, type JobProcessOptions, JobProcessPool, type JobRejectOptions, JobRequest, type LiveKitJobContext, type MetricsDelta, type ParticipantInfo, type ParticipantKind, type PublishAudioOptions, type PublishedAudio, ROOM_IO_DEFAULTS, type RemoteAudioTrackInfo, RoomAudioInput, type RoomAudioInputOptions, RoomAudioOutput, type RoomConnection, type RoomConnector, type RoomEvent, RoomIO, type RoomIOInit, type RoomIOOptions, RtcAudioSink, type RunWorkerOptions, TOPIC_CHAT, TOPIC_TRANSCRIPTION, type TextStreamOptions, type TextStreamWriterLike, type TrackSource, UserTranscriptionPublisher, VERSION, type WorkerInfo, type WorkerJobType, type WorkerLoadInfo, WorkerMetrics, type WorkerMetricsSnapshot, type WorkerPermissions, agentEndpoint, connectRtcRoom, createWorkerToken, defaultLoad, disposeRtcNode, livekitJobContext, resolveCredentials, runWorker };
+export { AGENT_NAME_ATTRIBUTE, ATTRIBUTE_AGENT_STATE, ATTRIBUTE_SEGMENT_ID, ATTRIBUTE_TRANSCRIBED_TRACK_ID, ATTRIBUTE_TRANSCRIPTION_FINAL, AgentTranscriptionOutput, AgentWorker, type AgentWorkerEvents, type AgentWorkerOptions, type AudioSink, type AudioTrackStream, ByteStreamRouter, type ByteStreamRouterOptions, CpuLoadMonitor, DEFAULT_RECONNECT_POLICY, type DtmfEvent, EARLY_BYTE_STREAM_TOPICS, type IncomingByteStream, type JobAcceptOptions, type JobAnswer, type JobHandle, type JobOutcome, type JobProcessOptions, JobProcessPool, type JobRejectOptions, JobRequest, type LiveKitJobContext, type MetricsDelta, PRE_CONNECT_AUDIO_TOPIC, type ParticipantInfo, type ParticipantKind, PreConnectAudioError, type PreConnectAudioErrorReason, type PreConnectAudioEvent, type PublishAudioOptions, type PublishedAudio, ROOM_IO_DEFAULTS, type RemoteAudioTrackInfo, RoomAudioInput, type RoomAudioInputOptions, RoomAudioOutput, type RoomConnection, type RoomConnector, type RoomEvent, RoomIO, type RoomIOInit, type RoomIOOptions, RtcAudioSink, type RunWorkerOptions, TOPIC_CHAT, TOPIC_TRANSCRIPTION, type TextStreamOptions, type TextStreamWriterLike, type TrackSource, UserTranscriptionPublisher, VERSION, type WorkerInfo, type WorkerJobType, type WorkerLoadInfo, WorkerMetrics, type WorkerMetricsSnapshot, type WorkerPermissions, agentEndpoint, connectRtcRoom, createWorkerToken, defaultLoad, disposeRtcNode, livekitJobContext, resolveCredentials, runWorker };

@@ -35,6 +35,7 @@ export { RoomAudioOutput } from './room/room-audio-output.js';
 export type {
   AudioSink,
   AudioTrackStream,
+  IncomingByteStream,
   ParticipantInfo,
   ParticipantKind,
   PublishAudioOptions,
@@ -48,6 +49,17 @@ export type {
   TrackSource,
 } from './room/room-connection.js';
 export { RoomIO, type RoomIOInit } from './room/room-io.js';
+export {
+  ByteStreamRouter,
+  type ByteStreamRouterOptions,
+  EARLY_BYTE_STREAM_TOPICS,
+} from './room/byte-stream-router.js';
+export type { PreConnectAudioEvent } from './room/pre-connect-audio.js';
+export {
+  PRE_CONNECT_AUDIO_TOPIC,
+  PreConnectAudioError,
+  type PreConnectAudioErrorReason,
+} from './room/pre-connect-format.js';
 export { type DtmfEvent, ROOM_IO_DEFAULTS, type RoomIOOptions } from './room/room-io-options.js';
 export { connectRtcRoom, disposeRtcNode, RtcAudioSink } from './room/rtc-room.js';
 export {

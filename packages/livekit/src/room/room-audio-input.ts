@@ -15,6 +15,12 @@ export interface RoomAudioInputOptions {
    * not fed (and billed for) silence while nobody talks. Default 3000 ms.
    */
   silenceAfterInputLossMs?: number;
+  /**
+   * Audio to play ahead of a track's live frames, asked once per track when it is first read (the
+   * pre-connect buffer). The track's live frames wait in its native stream meanwhile, so none are lost.
+   * `signal` aborts when the track is replaced or the input closes.
+   */
+  beforeTrack?: (trackSid: string, signal: AbortSignal) => Promise<AudioFrame[]>;
 }
 
 /**
@@ -31,15 +37,20 @@ export class RoomAudioInput implements AsyncIterable<AudioFrame> {
   private changed: (() => void) | undefined;
   private framesIn = 0;
   private silenceOut = 0;
+  private framesBefore = 0;
+  private readonly prefixed = new Set<string>();
 
   constructor(
     private readonly room: RoomConnection,
     private readonly options: RoomAudioInputOptions,
   ) {}
 
-  /** Frames received from the room, and silence frames generated in their absence. */
-  get stats(): { frames: number; silenceFrames: number } {
-    return { frames: this.framesIn, silenceFrames: this.silenceOut };
+  /**
+   * Frames received from the room, silence frames generated in their absence, and frames played ahead
+   * of a track (`beforeTrack`: the pre-connect audio).
+   */
+  get stats(): { frames: number; silenceFrames: number; preConnectFrames: number } {
+    return { frames: this.framesIn, silenceFrames: this.silenceOut, preConnectFrames: this.framesBefore };
   }
 
   get currentTrackSid(): string | undefined {
@@ -91,6 +102,23 @@ export class RoomAudioInput implements AsyncIterable<AudioFrame> {
           readerOf = stream;
           reader = stream?.[Symbol.asyncIterator]();
           pending = undefined;
+          const trackSid = this.trackSid;
+          if (stream && trackSid !== undefined && this.options.beforeTrack && !this.prefixed.has(trackSid)) {
+            // The stream is open (its frames queue natively) while the audio from before it plays.
+            this.prefixed.add(trackSid);
+            const frames = await this.audioBeforeTrack(trackSid, this.options.beforeTrack);
+            for (const frame of frames) {
+              if (signal.aborted || this.trackSid !== trackSid) break;
+              if (this.muted) continue;
+              this.framesBefore++;
+              yield frame;
+            }
+            if (frames.length > 0) {
+              nextSilenceAt = clock.now();
+              silenceLeftMs = silenceBudgetMs;
+            }
+            continue;
+          }
         }
         if (!reader || this.muted) {
           // No live microphone: silence, paced by the clock, until a track or an unmute arrives. A
@@ -132,6 +160,29 @@ export class RoomAudioInput implements AsyncIterable<AudioFrame> {
       // The session stopped reading (or the job ended): release the native stream.
       this.stream?.close();
       this.stream = undefined;
+    }
+  }
+
+  /** Waits for `beforeTrack`, giving up (nothing to play) when the track changes or the input closes. */
+  private async audioBeforeTrack(
+    trackSid: string,
+    beforeTrack: NonNullable<RoomAudioInputOptions['beforeTrack']>,
+  ): Promise<AudioFrame[]> {
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    this.options.signal.addEventListener('abort', onAbort, { once: true });
+    const frames = beforeTrack(trackSid, controller.signal).catch(() => [] as AudioFrame[]);
+    try {
+      for (;;) {
+        const result = await Promise.race([frames, this.whenChanged().then(() => undefined)]);
+        if (result !== undefined) return result;
+        if (this.trackSid !== trackSid || this.options.signal.aborted) {
+          controller.abort();
+          return [];
+        }
+      }
+    } finally {
+      this.options.signal.removeEventListener('abort', onAbort);
     }
   }
 

@@ -22,7 +22,14 @@ export type TrackSource = 'microphone' | 'screen_share_audio' | 'unknown';
 export type RoomEvent =
   | { type: 'participant_connected'; participant: ParticipantInfo }
   | { type: 'participant_disconnected'; participant: ParticipantInfo }
-  | { type: 'audio_track_subscribed'; participant: ParticipantInfo; trackSid: string; source: TrackSource }
+  | {
+      type: 'audio_track_subscribed';
+      participant: ParticipantInfo;
+      trackSid: string;
+      source: TrackSource;
+      /** The publisher recorded this microphone before the agent joined and sends that audio as a byte stream. */
+      preConnectBuffer?: boolean;
+    }
   | { type: 'audio_track_unsubscribed'; participant: ParticipantInfo; trackSid: string }
   | { type: 'track_muted'; participant: ParticipantInfo; trackSid: string }
   | { type: 'track_unmuted'; participant: ParticipantInfo; trackSid: string }
@@ -83,6 +90,21 @@ export interface RemoteAudioTrackInfo {
   readonly trackSid: string;
   readonly source: TrackSource;
   readonly muted: boolean;
+  /** The publisher recorded this microphone before the agent joined and sends that audio as a byte stream. */
+  readonly preConnectBuffer?: boolean;
+}
+
+/** A byte stream another participant sent to the room (or to the agent), read chunk by chunk. */
+export interface IncomingByteStream extends AsyncIterable<Uint8Array> {
+  readonly topic: string;
+  /** As the sender declared it; empty when it declared none. */
+  readonly mimeType: string;
+  readonly attributes: Readonly<Record<string, string>>;
+  readonly senderIdentity: string;
+  /** Total bytes, when the sender said in advance. */
+  readonly totalSize: number | undefined;
+  /** Stops receiving (the rest is discarded); safe to call at any time, more than once. */
+  cancel(): void;
 }
 
 export interface RoomConnection {
@@ -100,6 +122,13 @@ export interface RoomConnection {
   streamText(options: TextStreamOptions): Promise<TextStreamWriterLike>;
   /** Receives whole text streams on a topic (e.g. `lk.chat`); returns an unregister function. */
   onText(topic: string, handler: (text: string, sender: ParticipantInfo | undefined) => void): () => void;
+  /**
+   * Receives byte streams on a topic, one handler per topic; returns an unregister function. Streams on
+   * the topics a connection listens to from before it joined (`EARLY_BYTE_STREAM_TOPICS`) that arrived
+   * before this call are held briefly and handed over here, so nothing sent the moment the agent joined is
+   * lost. A handler must read or `cancel()` every stream it is given.
+   */
+  onByteStream(topic: string, handler: (stream: IncomingByteStream) => void): () => void;
   disconnect(): Promise<void>;
 }
 

@@ -1,4 +1,5 @@
 import type { AgentSession } from '@voxwire/agents';
+import type { PreConnectAudioEvent } from './pre-connect-audio.js';
 import type { ParticipantInfo, ParticipantKind } from './room-connection.js';
 
 /** A keypad digit a SIP caller pressed. */
@@ -35,9 +36,25 @@ export interface RoomIOOptions {
   /** Longest wait for a participant to link to before the job ends. Default Infinity. */
   participantWaitTimeoutMs?: number;
   /**
+   * Play the audio a frontend recorded before the agent joined (LiveKit's pre-connect audio buffer, on
+   * the `lk.agent.pre-connect-audio-buffer` byte stream) into the session ahead of the microphone's live
+   * frames, so the user's first words are heard. Raw PCM only (LiveKit's native SDKs); the web SDK's
+   * Opus recording is refused (`onPreConnectAudio` tells). Default true.
+   */
+  preConnectAudio?: boolean;
+  /**
+   * Longest the linked microphone waits for its pre-connect buffer to arrive and finish (its live frames
+   * queue meanwhile); then what has arrived is played. Default 3000 ms.
+   */
+  preConnectAudioTimeoutMs?: number;
+  /** Most pre-connect audio kept per track: the most recent is kept. Default 10000 ms. */
+  preConnectAudioMaxDurationMs?: number;
+  /** What became of each pre-connect buffer: played (how much) or refused (a `PreConnectAudioError`). */
+  onPreConnectAudio?: (event: PreConnectAudioEvent) => void;
+  /**
    * Receives the linked participant's keypad digits (SIP callers), with the session when one is
-   * connected: e.g. `session.say('You pressed ' + event.digit)`. The core session
-   * has no DTMF event of its own, so this is where they arrive.
+   * connected. They also reach the session as its `dtmf_received` event (`session.on('dtmf_received')`),
+   * which is the way to listen from an agent's `entry`, in job processes too; this hook sees them first.
    */
   // biome-ignore lint/suspicious/noExplicitAny: a room hosts sessions of any user data type.
   onDtmf?: (event: DtmfEvent, session: AgentSession<any> | undefined) => void;
@@ -54,4 +71,7 @@ export const ROOM_IO_DEFAULTS = Object.freeze({
   textInput: true,
   closeOnParticipantLeave: true,
   participantWaitTimeoutMs: Number.POSITIVE_INFINITY,
+  preConnectAudio: true,
+  preConnectAudioTimeoutMs: 3000,
+  preConnectAudioMaxDurationMs: 10_000,
 });

@@ -1,11 +1,25 @@
-import { Agent, AgentSession, type Clock, silentLogger, VirtualClock } from '@voxwire/agents';
-import type { Channel } from '@voxwire/agents/provider-utils';
+import {
+  Agent,
+  AgentSession,
+  type Clock,
+  type DtmfReceivedEvent,
+  silentLogger,
+  VirtualClock,
+} from '@voxwire/agents';
+import { type Channel, frameToBytes } from '@voxwire/agents/provider-utils';
 import { FakeLLM, FakeSTT, FakeTTS, ScriptedVAD, silentFrame, voicedFrame } from '@voxwire/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FakeRoom, participant } from '../testing/fake-room.js';
 import type { AudioFrame } from '@voxwire/agents';
 import { WorkerMetrics } from '../worker/metrics.js';
+import type { PreConnectAudioEvent } from './pre-connect-audio.js';
+import { PRE_CONNECT_AUDIO_TOPIC } from './pre-connect-format.js';
 import { RoomIO } from './room-io.js';
+import { webSdkRecording } from '../testing/recordings.js';
+import { warmOpusDecoder } from './opus-to-session-format.js';
+
+// The decoder compiles its WebAssembly in real time, which a virtual clock would otherwise outrun.
+beforeAll(() => warmOpusDecoder());
 import type { RoomIOOptions } from './room-io-options.js';
 
 const RATE = 24_000;
@@ -245,5 +259,154 @@ describe('RoomIO: a conversation in the room', () => {
     room.mute('alice', 'TR_alice', false);
     void speak(clock, mic, 400, 0, 1);
     await until(clock, () => session.userState === 'speaking', 2000);
+  });
+});
+
+describe('RoomIO: the pre-connect audio buffer', () => {
+  const attributes = { trackId: 'TR_alice', sampleRate: String(RATE), channels: '1' };
+
+  /** What a native frontend recorded before the agent joined: `voicedMs` of speech, then a little silence. */
+  function recording(voicedMs: number, silentMs: number): Uint8Array[] {
+    const chunks: Uint8Array[] = [];
+    for (let t = 0; t < voicedMs + silentMs; t += 20) {
+      chunks.push(frameToBytes(t < voicedMs ? voicedFrame(0, 20, RATE) : silentFrame(20, RATE)));
+    }
+    return chunks;
+  }
+
+  it('answers words spoken before the agent joined: the buffer plays ahead of the live microphone', async () => {
+    const events: PreConnectAudioEvent[] = [];
+    const { clock, room, io } = setup({ onPreConnectAudio: (e) => events.push(e) });
+    room.join(participant('alice'));
+    // The frontend sends its buffer the moment the agent is in the room, before the job's room I/O exists.
+    const buffer = room.sendByteStream('alice', PRE_CONNECT_AUDIO_TOPIC, { attributes });
+    for (const chunk of recording(600, 100)) await buffer.push(chunk);
+    buffer.end();
+    io.start();
+    const session = await startSession(clock, io);
+    // The user has stopped talking by the time the microphone is subscribed: the live track is silent.
+    const mic = room.publishMicrophone('alice', 'TR_alice', { preConnectBuffer: true });
+    await speak(clock, mic, 0, 1000);
+    await until(clock, () =>
+      session.history.items.some((i) => i.type === 'message' && i.role === 'assistant'),
+    );
+    const users = session.history.items.filter((i) => i.type === 'message' && i.role === 'user');
+    expect(users.map((u) => (u.type === 'message' ? u.content : undefined))).toEqual([['hello there']]);
+    expect(io.audioInput.stats.preConnectFrames).toBe(35);
+    expect(events).toEqual([
+      {
+        type: 'used',
+        trackSid: 'TR_alice',
+        participantIdentity: 'alice',
+        durationMs: 700,
+        droppedMs: 0,
+        partial: false,
+      },
+    ]);
+  });
+
+  it('leaves the buffer alone when disabled, and the session hears only the live track', async () => {
+    const { clock, room, io } = setup({ preConnectAudio: false });
+    room.join(participant('alice'));
+    const buffer = room.sendByteStream('alice', PRE_CONNECT_AUDIO_TOPIC, { attributes });
+    for (const chunk of recording(600, 100)) await buffer.push(chunk);
+    buffer.end();
+    io.start();
+    const session = await startSession(clock, io);
+    const mic = room.publishMicrophone('alice', 'TR_alice', { preConnectBuffer: true });
+    await speak(clock, mic, 0, 1000);
+    expect(io.audioInput.stats.preConnectFrames).toBe(0);
+    expect(session.userState).toBe('listening');
+    expect(session.history.items.filter((i) => i.type === 'message')).toEqual([]);
+    // The room's hold lets it go.
+    await clock.sleep(10_000);
+    expect(buffer.cancelled).toBe(true);
+  });
+
+  it('hears words recorded by the web SDK (Opus in WebM), sent after the track was linked', async () => {
+    const events: PreConnectAudioEvent[] = [];
+    const { clock, room, io } = setup({ onPreConnectAudio: (e) => events.push(e) });
+    room.join(participant('alice'));
+    io.start();
+    // What the recognizer is fed, in order: voiced (the decoded recording) or silent (the live track).
+    const heard: boolean[] = [];
+    const session = new AgentSession({
+      clock,
+      vad: new ScriptedVAD({ minSilenceDurationMs: 300 }),
+      stt: new FakeSTT({ clock, utterances: [], onFrame: (code) => heard.push(code !== undefined) }),
+      llm: new FakeLLM({ clock, replies: [] }),
+      tts: new FakeTTS({ clock, sampleRate: RATE, msPerChar: 20 }),
+    });
+    sessions.push(session);
+    const userStates: string[] = [];
+    session.on('user_state_changed', (e) => userStates.push(e.newState));
+    io.onSessionConnected(session);
+    await session.start({ agent: new Agent({ instructions: 'Be brief.' }), ...io.io() });
+    const mic = room.publishMicrophone('alice', 'TR_alice', { preConnectBuffer: true });
+    const live = speak(clock, mic, 0, 1500);
+    await clock.sleep(200);
+    const buffer = room.sendByteStream('alice', PRE_CONNECT_AUDIO_TOPIC, {
+      mimeType: 'audio/webm;codecs=opus',
+      attributes: { ...attributes, sampleRate: '48000' },
+    });
+    await buffer.push(webSdkRecording());
+    buffer.end();
+    await live;
+    await clock.sleep(500);
+    expect(events).toMatchObject([{ type: 'used', trackSid: 'TR_alice', partial: false }]);
+    // ~600 ms of the recording (20 ms frames) came first, then the live track's silence.
+    const voiced = heard.findIndex((v) => !v);
+    expect(voiced).toBeGreaterThanOrEqual(28);
+    expect(heard.slice(0, voiced).every(Boolean)).toBe(true);
+    expect(heard.slice(voiced + 1).some(Boolean)).toBe(false);
+    expect(userStates.slice(0, 2)).toEqual(['speaking', 'listening']);
+  });
+
+  it("goes on with the live track when the buffer is Safari's AAC", async () => {
+    const events: PreConnectAudioEvent[] = [];
+    const { clock, room, io } = setup({ onPreConnectAudio: (e) => events.push(e) });
+    room.join(participant('alice'));
+    room.sendByteStream('alice', PRE_CONNECT_AUDIO_TOPIC, {
+      mimeType: 'video/mp4',
+      attributes: { ...attributes, sampleRate: '48000' },
+    });
+    io.start();
+    const session = await startSession(clock, io);
+    const mic = room.publishMicrophone('alice', 'TR_alice', { preConnectBuffer: true });
+    await speak(clock, mic, 600, 600);
+    await until(clock, () =>
+      session.history.items.some((i) => i.type === 'message' && i.role === 'assistant'),
+    );
+    expect(events).toMatchObject([{ type: 'refused', error: { reason: 'unsupported_format' } }]);
+  });
+});
+
+describe('RoomIO: DTMF as session events', () => {
+  it("delivers the linked caller's keys to the session's dtmf_received, stamped on its clock", async () => {
+    const hook: string[] = [];
+    const { clock, room, io } = setup({ onDtmf: (e) => hook.push(e.digit) });
+    room.join(participant('+15551234', 'sip'));
+    room.join(participant('someone-else'));
+    io.start();
+    const session = await startSession(clock, io);
+    const got: DtmfReceivedEvent[] = [];
+    session.on('dtmf_received', (e) => got.push(e));
+    await clock.sleep(250);
+    const at = clock.now();
+    room.dtmf('+15551234', '4');
+    room.dtmf('someone-else', '9');
+    room.dtmf('+15551234', '#');
+    // The digit counts: a code that disagrees is corrected, a missing digit comes from the code, and an
+    // event with neither is logged and dropped (the call goes on).
+    room.dtmf('+15551234', '*', 0);
+    room.dtmf('+15551234', '', 12);
+    room.dtmf('+15551234', '??', 99);
+    expect(got).toEqual([
+      { digit: '4', code: 4, participantIdentity: '+15551234', atMs: at },
+      { digit: '#', code: 11, participantIdentity: '+15551234', atMs: at },
+      { digit: '*', code: 10, participantIdentity: '+15551234', atMs: at },
+      { digit: 'A', code: 12, participantIdentity: '+15551234', atMs: at },
+    ]);
+    expect(hook).toEqual(['4', '#', '*', '', '??']);
   });
 });

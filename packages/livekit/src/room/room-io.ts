@@ -1,17 +1,20 @@
-import type {
-  AgentSession,
-  AgentState,
-  Clock,
-  JobNotice,
-  JobTransport,
-  Logger,
-  SessionIO,
+import {
+  type AgentSession,
+  type AgentState,
+  type Clock,
+  dtmfCode,
+  dtmfDigit,
+  type JobNotice,
+  type JobTransport,
+  type Logger,
+  type SessionIO,
 } from '@voxwire/agents';
 import type { WorkerMetrics } from '../worker/metrics.js';
 import { RoomAudioInput } from './room-audio-input.js';
 import { RoomAudioOutput } from './room-audio-output.js';
 import type { AudioSink, ParticipantInfo, RoomConnection, RoomEvent } from './room-connection.js';
 import { ROOM_IO_DEFAULTS, type RoomIOOptions } from './room-io-options.js';
+import { PreConnectAudioReceiver } from './pre-connect-audio.js';
 import {
   ATTRIBUTE_AGENT_STATE,
   AgentTranscriptionOutput,
@@ -43,10 +46,16 @@ export interface RoomIOInit {
  */
 export class RoomIO implements JobTransport {
   readonly name = 'livekit';
-  private readonly options: Required<Omit<RoomIOOptions, 'participantIdentity' | 'onDtmf'>> & {
+  private readonly options: Required<
+    Omit<RoomIOOptions, 'participantIdentity' | 'onDtmf' | 'onPreConnectAudio'>
+  > & {
     participantIdentity: string | undefined;
     onDtmf: RoomIOOptions['onDtmf'];
+    onPreConnectAudio: RoomIOOptions['onPreConnectAudio'];
   };
+  private readonly preConnect: PreConnectAudioReceiver | undefined;
+  /** Who owns each microphone the input was given, and whether it announced a pre-connect buffer. */
+  private readonly trackOwners = new Map<string, { identity: string; preConnectBuffer: boolean }>();
   private readonly controller = new AbortController();
   private readonly input: RoomAudioInput;
   private readonly output: RoomAudioOutput;
@@ -79,12 +88,37 @@ export class RoomIO implements JobTransport {
       participantKinds: [...(given.participantKinds ?? ROOM_IO_DEFAULTS.participantKinds)],
       participantIdentity: given.participantIdentity ?? init.jobParticipantIdentity,
       onDtmf: given.onDtmf,
+      onPreConnectAudio: given.onPreConnectAudio,
     };
+    const preConnect = this.options.preConnectAudio
+      ? new PreConnectAudioReceiver(room, {
+          clock: init.clock,
+          logger: init.logger,
+          sampleRate: this.options.inputSampleRate,
+          channels: this.options.inputChannels,
+          timeoutMs: this.options.preConnectAudioTimeoutMs,
+          maxDurationMs: this.options.preConnectAudioMaxDurationMs,
+          onEvent: this.options.onPreConnectAudio,
+        })
+      : undefined;
+    this.preConnect = preConnect;
     this.input = new RoomAudioInput(room, {
       sampleRate: this.options.inputSampleRate,
       channels: this.options.inputChannels,
       clock: init.clock,
       signal: this.controller.signal,
+      ...(preConnect
+        ? {
+            beforeTrack: (trackSid, signal) => {
+              const owner = this.trackOwners.get(trackSid);
+              if (!owner) return Promise.resolve([]);
+              return preConnect.take(trackSid, owner.identity, {
+                expected: owner.preConnectBuffer,
+                signal,
+              });
+            },
+          }
+        : {}),
     });
     this.output = new RoomAudioOutput(
       new Promise<AudioSink>((resolve, reject) => {
@@ -119,6 +153,8 @@ export class RoomIO implements JobTransport {
   start(): void {
     if (this.started) return;
     this.started = true;
+    // First, so a buffer the frontend sent as the agent joined is taken from the room's hold at once.
+    this.preConnect?.start();
     this.unsubscribers.push(this.room.onEvent((event) => this.onRoomEvent(event)));
     if (this.options.textInput) {
       this.unsubscribers.push(this.room.onText(TOPIC_CHAT, (text, sender) => this.onChat(text, sender)));
@@ -214,6 +250,7 @@ export class RoomIO implements JobTransport {
     this.waitTimer?.cancel();
     this.controller.abort(new Error('the job ended'));
     for (const unsubscribe of this.unsubscribers.splice(0)) unsubscribe();
+    this.preConnect?.close();
     this.input.close();
     await this.output.close();
     this.published?.catch(() => {});
@@ -245,6 +282,10 @@ export class RoomIO implements JobTransport {
       case 'audio_track_subscribed':
         if (this.linked?.identity === event.participant.identity && event.source === 'microphone') {
           this.linkedTrackSid = event.trackSid;
+          this.trackOwners.set(event.trackSid, {
+            identity: event.participant.identity,
+            preConnectBuffer: event.preConnectBuffer === true,
+          });
           this.input.setMuted(false);
           this.input.setTrack(event.trackSid);
         }
@@ -275,11 +316,32 @@ export class RoomIO implements JobTransport {
         } catch (error) {
           this.init.logger.warn({ error: String(error) }, 'onDtmf failed');
         }
+        this.deliverDtmf(event);
         break;
       case 'disconnected':
         this.init.endJob(`room disconnected: ${event.reason}`);
         break;
     }
+  }
+
+  /**
+   * The key press as the session's `dtmf_received` event (a session that is not connected yet misses
+   * it). The digit is what counts: a code that disagrees with it is left out, a missing digit is taken
+   * from the code, and an event with neither is dropped with a warning.
+   */
+  private deliverDtmf(event: Extract<RoomEvent, { type: 'dtmf' }>): void {
+    const session = this.session;
+    if (!session || session.closed) return;
+    const digit = dtmfCode(event.digit) !== undefined ? event.digit : dtmfDigit(event.code);
+    if (digit === undefined) {
+      this.init.logger.warn({ digit: event.digit, code: event.code }, 'DTMF event without a usable key');
+      return;
+    }
+    session.receiveDtmf({
+      digit,
+      ...(dtmfCode(digit) === event.code ? { code: event.code } : {}),
+      participantIdentity: event.participant.identity,
+    });
   }
 
   private considerParticipant(participant: ParticipantInfo): void {
@@ -296,6 +358,10 @@ export class RoomIO implements JobTransport {
     const mic = this.room.remoteAudioTracks(participant.identity).find((t) => t.source === 'microphone');
     if (mic) {
       this.linkedTrackSid = mic.trackSid;
+      this.trackOwners.set(mic.trackSid, {
+        identity: participant.identity,
+        preConnectBuffer: mic.preConnectBuffer === true,
+      });
       this.input.setTrack(mic.trackSid);
       this.input.setMuted(mic.muted);
     }

@@ -3,10 +3,21 @@
 import { AudioFrame, realClock, silentLogger } from '@voxwire/agents';
 import { agentFrame } from '@voxwire/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FakeAudioSink } from '../testing/fake-room.js';
 import { RoomAudioOutput } from './room-audio-output.js';
 import type { AudioSink } from './room-connection.js';
-import { disposeRtcNode, loadRtcNode, participantKindOf, RtcAudioSink } from './rtc-room.js';
+import {
+  disposeRtcNode,
+  incomingByteStream,
+  loadRtcNode,
+  participantKindOf,
+  RtcAudioSink,
+} from './rtc-room.js';
+import { FakeAudioSink, FakeByteStream, FakeRoom, participant } from '../testing/fake-room.js';
+import type { IncomingByteStream } from './room-connection.js';
+import { PreConnectAudioReceiver } from './pre-connect-audio.js';
+import { PRE_CONNECT_AUDIO_TOPIC } from './pre-connect-format.js';
+import { frameToBytes } from '@voxwire/agents/provider-utils';
+import { voicedFrame } from '@voxwire/testing';
 
 afterAll(async () => {
   await disposeRtcNode();
@@ -120,5 +131,108 @@ describe('the fake sink behaves like rtc-node AudioSource', () => {
 
   it('FakeAudioSink', async () => {
     await checkSinkContract(new FakeAudioSink(realClock(), 24_000, 1, 200));
+  });
+});
+
+/** A byte stream as rtc-node hands it to a handler: its real reader over chunks the test pushes. */
+async function rtcByteStream(options: { mimeType?: string; attributes?: Record<string, string> }) {
+  const rtc = await loadRtcNode();
+  let controller!: ReadableStreamDefaultController<{ content: Uint8Array }>;
+  const readable = new ReadableStream<{ content: Uint8Array }>({
+    start: (c) => {
+      controller = c;
+    },
+  });
+  const info = {
+    streamId: 'stream-1',
+    mimeType: options.mimeType ?? '',
+    topic: PRE_CONNECT_AUDIO_TOPIC,
+    timestamp: 0,
+    attributes: options.attributes ?? {},
+    name: 'preconnect-buffer',
+  };
+  // biome-ignore lint/suspicious/noExplicitAny: the chunk type is rtc-node's generated protobuf class.
+  const reader = new rtc.ByteStreamReader(info, readable as any);
+  return {
+    stream: incomingByteStream(reader, 'alice'),
+    push: (bytes: Uint8Array) => controller.enqueue({ content: bytes }),
+    end: () => controller.close(),
+  };
+}
+
+interface ByteStreamUnderTest {
+  stream: IncomingByteStream;
+  push(bytes: Uint8Array): void | Promise<void>;
+  end(): void;
+}
+
+/** What the room I/O relies on from a byte stream, checked on rtc-node's reader and on the fake. */
+async function byteStreamContract(make: () => Promise<ByteStreamUnderTest>) {
+  const whole = await make();
+  expect(whole.stream.topic).toBe(PRE_CONNECT_AUDIO_TOPIC);
+  expect(whole.stream.senderIdentity).toBe('alice');
+  expect(whole.stream.attributes).toEqual({ trackId: 'TR_a' });
+  await whole.push(new Uint8Array([1, 2]));
+  await whole.push(new Uint8Array([3]));
+  whole.end();
+  const got: number[] = [];
+  for await (const chunk of whole.stream) got.push(...chunk);
+  expect(got).toEqual([1, 2, 3]);
+
+  // Cancelling ends an iteration waiting for the next chunk, and may be repeated.
+  const cut = await make();
+  await cut.push(new Uint8Array([9]));
+  const seen: number[] = [];
+  const reading = (async () => {
+    for await (const chunk of cut.stream) seen.push(...chunk);
+  })();
+  await sleep(10);
+  cut.stream.cancel();
+  cut.stream.cancel();
+  await reading;
+  expect(seen).toEqual([9]);
+}
+
+describe('byte streams: rtc-node reader and the fake agree', () => {
+  it('rtc-node ByteStreamReader', async () => {
+    await byteStreamContract(() => rtcByteStream({ attributes: { trackId: 'TR_a' } }));
+  });
+
+  it('FakeByteStream', async () => {
+    await byteStreamContract(async () => {
+      const stream = new FakeByteStream(PRE_CONNECT_AUDIO_TOPIC, 'alice', {
+        attributes: { trackId: 'TR_a' },
+      });
+      return { stream, push: (b) => stream.push(b), end: () => stream.end() };
+    });
+  });
+
+  it('a pre-connect buffer read through rtc-node reader reaches the receiver whole', async () => {
+    const clock = realClock();
+    const room = new FakeRoom(clock);
+    room.join(participant('alice'));
+    const receiver = new PreConnectAudioReceiver(room, {
+      clock,
+      logger: silentLogger,
+      sampleRate: 16_000,
+      channels: 1,
+      timeoutMs: 2000,
+      maxDurationMs: 10_000,
+    });
+    receiver.start();
+    const { stream, push, end } = await rtcByteStream({
+      attributes: { trackId: 'TR_a', sampleRate: '24000', channels: '1' },
+    });
+    room.byteStreams.deliver(stream);
+    for (let i = 0; i < 25; i++) push(frameToBytes(voicedFrame(0, 20, 24_000)));
+    end();
+    const frames = await receiver.take('TR_a', 'alice', {
+      expected: true,
+      signal: new AbortController().signal,
+    });
+    // 500 ms at 24 kHz, resampled to the session's 16 kHz.
+    expect(frames.reduce((n, f) => n + f.durationMs, 0)).toBeCloseTo(500, 0);
+    expect(frames.every((f) => f.sampleRate === 16_000)).toBe(true);
+    receiver.close();
   });
 });

@@ -3,10 +3,12 @@
  * (or running its worker against a fake) needs no native library until a real room is joined.
  */
 import type * as Rtc from '@livekit/rtc-node';
-import { AudioFrame } from '@voxwire/agents';
+import { AudioFrame, realClock } from '@voxwire/agents';
+import { ByteStreamRouter, EARLY_BYTE_STREAM_TOPICS } from './byte-stream-router.js';
 import type {
   AudioSink,
   AudioTrackStream,
+  IncomingByteStream,
   ParticipantInfo,
   ParticipantKind,
   PublishAudioOptions,
@@ -38,13 +40,62 @@ export async function disposeRtcNode(): Promise<void> {
   await rtc.dispose();
 }
 
-/** Joins a room with rtc-node (auto-subscribing), for the worker's jobs. */
+/**
+ * Joins a room with rtc-node (auto-subscribing), for the worker's jobs. The early byte stream topics
+ * (the pre-connect audio buffer) are listened to from before joining, so a stream a frontend sends the
+ * moment the agent appears waits for the job's room I/O instead of being dropped by rtc-node.
+ */
 export async function connectRtcRoom(url: string, token: string): Promise<RoomConnection> {
   const rtc = await loadRtcNode();
   const room = new rtc.Room();
-  await room.connect(url, token, { autoSubscribe: true, dynacast: false });
-  return new RtcRoomConnection(rtc, room);
+  const byteStreams = new ByteStreamRouter({ clock: realClock(), heldTopics: EARLY_BYTE_STREAM_TOPICS });
+  for (const topic of EARLY_BYTE_STREAM_TOPICS) {
+    room.registerByteStreamHandler(topic, (reader, from) =>
+      byteStreams.deliver(incomingByteStream(reader, from.identity)),
+    );
+  }
+  try {
+    await room.connect(url, token, { autoSubscribe: true, dynacast: false });
+  } catch (error) {
+    byteStreams.close();
+    throw error;
+  }
+  return new RtcRoomConnection(rtc, room, byteStreams);
 }
+
+/** rtc-node's reader as an `IncomingByteStream`. */
+export function incomingByteStream(reader: Rtc.ByteStreamReader, senderIdentity: string): IncomingByteStream {
+  const info = reader.info;
+  let cancelled = false;
+  return {
+    topic: info.topic,
+    mimeType: info.mimeType ?? '',
+    attributes: { ...(info.attributes ?? {}) },
+    senderIdentity,
+    totalSize: info.totalSize,
+    cancel: () => {
+      if (cancelled) return;
+      cancelled = true;
+      // Unsubscribes the reader from the native stream (a reader never read would otherwise live on).
+      void reader.close().catch(() => {});
+    },
+    async *[Symbol.asyncIterator]() {
+      for await (const chunk of reader) {
+        if (cancelled) return;
+        yield chunk;
+      }
+    },
+  };
+}
+
+/** Whether a publication announces a pre-connect buffer (`TF_PRECONNECT_BUFFER`, audio feature 6). */
+function hasPreConnectBuffer(publication: Rtc.TrackPublication): boolean {
+  // The feature list is on rtc-node's publication info (typed, marked internal); 6 is the protocol's value.
+  const features = publication.info?.audioFeatures as readonly number[] | undefined;
+  return features?.includes(TF_PRECONNECT_BUFFER) === true;
+}
+
+const TF_PRECONNECT_BUFFER = 6;
 
 export function participantKindOf(rtc: RtcModule, kind: number | undefined): ParticipantKind {
   switch (kind) {
@@ -116,6 +167,7 @@ class RtcRoomConnection implements RoomConnection {
   constructor(
     private readonly rtc: RtcModule,
     private readonly room: Rtc.Room,
+    private readonly byteStreams: ByteStreamRouter,
   ) {
     const E = rtc.RoomEvent;
     room
@@ -133,6 +185,7 @@ class RtcRoomConnection implements RoomConnection {
           participant: this.info(p),
           trackSid: publication.sid,
           source: trackSourceOf(rtc, publication.source),
+          preConnectBuffer: hasPreConnectBuffer(publication),
         });
       })
       .on(E.TrackUnsubscribed, (track, publication, p) => {
@@ -190,6 +243,7 @@ class RtcRoomConnection implements RoomConnection {
           trackSid: publication.sid,
           source: trackSourceOf(this.rtc, publication.source),
           muted: publication.muted === true,
+          preConnectBuffer: hasPreConnectBuffer(publication),
         });
       }
     }
@@ -256,7 +310,24 @@ class RtcRoomConnection implements RoomConnection {
     return () => this.room.unregisterTextStreamHandler(topic);
   }
 
+  onByteStream(topic: string, handler: (stream: IncomingByteStream) => void): () => void {
+    // Early topics are registered with rtc-node since before joining; others are registered now.
+    const early = this.byteStreams.isHeldTopic(topic);
+    const unregister = this.byteStreams.register(topic, handler);
+    if (!early) {
+      this.room.registerByteStreamHandler(topic, (reader, from) =>
+        this.byteStreams.deliver(incomingByteStream(reader, from.identity)),
+      );
+    }
+    return () => {
+      unregister();
+      if (!early) this.room.unregisterByteStreamHandler(topic);
+    };
+  }
+
   async disconnect(): Promise<void> {
+    this.byteStreams.close();
+    for (const topic of EARLY_BYTE_STREAM_TOPICS) this.room.unregisterByteStreamHandler(topic);
     for (const track of this.tracks.keys()) this.tracks.delete(track);
     await this.room.disconnect();
   }

@@ -3,11 +3,13 @@
  * test, and the agent's published audio plays into a sink paced by the clock, whose queue behaves like
  * rtc-node's `AudioSource` (captured audio plays out at real speed; a full queue holds the caller).
  */
-import type { AudioFrame, Clock } from '@voxwire/agents';
+import { type AudioFrame, type Clock, dtmfCode } from '@voxwire/agents';
 import { Channel } from '@voxwire/agents/provider-utils';
+import { ByteStreamRouter } from '../room/byte-stream-router.js';
 import type {
   AudioSink,
   AudioTrackStream,
+  IncomingByteStream,
   ParticipantInfo,
   PublishAudioOptions,
   PublishedAudio,
@@ -66,6 +68,53 @@ export class FakeAudioSink implements AudioSink {
   }
 }
 
+/** A byte stream the test sends into the room: push chunks, then end (or fail) it. */
+export class FakeByteStream implements IncomingByteStream {
+  readonly attributes: Readonly<Record<string, string>>;
+  readonly mimeType: string;
+  readonly totalSize: number | undefined = undefined;
+  cancelled = false;
+  private readonly chunks: Channel<Uint8Array>;
+  private failure: Error | undefined;
+
+  constructor(
+    readonly topic: string,
+    readonly senderIdentity: string,
+    options: { mimeType?: string; attributes?: Record<string, string> } = {},
+  ) {
+    this.mimeType = options.mimeType ?? '';
+    this.attributes = { ...options.attributes };
+    this.chunks = new Channel<Uint8Array>({ capacity: 100_000, overflow: 'drop-oldest', name: topic });
+  }
+
+  async push(chunk: Uint8Array): Promise<void> {
+    if (!this.cancelled) await this.chunks.send(chunk);
+  }
+
+  end(): void {
+    this.chunks.close();
+  }
+
+  /** The sender went away mid-stream: the reader's iteration throws. */
+  fail(error = new Error('the sender disconnected')): void {
+    this.failure = error;
+    this.chunks.close();
+  }
+
+  cancel(): void {
+    this.cancelled = true;
+    this.chunks.close();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+    for await (const chunk of this.chunks) {
+      if (this.cancelled) return;
+      yield chunk;
+    }
+    if (this.failure && !this.cancelled) throw this.failure;
+  }
+}
+
 export interface SentText {
   topic: string;
   attributes: Record<string, string>;
@@ -90,12 +139,16 @@ export class FakeRoom implements RoomConnection {
   >();
   private readonly tracks = new Map<string, Channel<AudioFrame>>();
   private readonly trackInfo = new Map<string, { identity: string; info: RemoteAudioTrackInfo }>();
+  /** The same router as the rtc-node room: early topics are held until a handler registers. */
+  readonly byteStreams: ByteStreamRouter;
 
   constructor(
     private readonly clock: Clock,
     readonly name = 'fake-room',
     readonly localIdentity = 'agent-1',
-  ) {}
+  ) {
+    this.byteStreams = new ByteStreamRouter({ clock });
+  }
 
   // The test's side: what happens in the room.
   join(p: ParticipantInfo): void {
@@ -110,18 +163,41 @@ export class FakeRoom implements RoomConnection {
     this.emit({ type: 'participant_disconnected', participant: p });
   }
 
-  /** Publishes a microphone track for a participant; returns the channel to push its frames into. */
-  publishMicrophone(identity: string, trackSid = `TR_${identity}`): Channel<AudioFrame> {
+  /**
+   * Publishes a microphone track for a participant; returns the channel to push its frames into.
+   * `preConnectBuffer`: the track announces a pre-connect audio buffer (sent with `sendByteStream`).
+   */
+  publishMicrophone(
+    identity: string,
+    trackSid = `TR_${identity}`,
+    options: { preConnectBuffer?: boolean } = {},
+  ): Channel<AudioFrame> {
     const channel = new Channel<AudioFrame>({ capacity: 1000, overflow: 'drop-oldest', name: trackSid });
+    const preConnectBuffer = options.preConnectBuffer === true;
     this.tracks.set(trackSid, channel);
-    this.trackInfo.set(trackSid, { identity, info: { trackSid, source: 'microphone', muted: false } });
+    this.trackInfo.set(trackSid, {
+      identity,
+      info: { trackSid, source: 'microphone', muted: false, preConnectBuffer },
+    });
     this.emit({
       type: 'audio_track_subscribed',
       participant: this.participants.get(identity)!,
       trackSid,
       source: 'microphone',
+      preConnectBuffer,
     });
     return channel;
+  }
+
+  /** A participant opens a byte stream to the agent; push its chunks and end it through the result. */
+  sendByteStream(
+    from: string,
+    topic: string,
+    options: { mimeType?: string; attributes?: Record<string, string> } = {},
+  ): FakeByteStream {
+    const stream = new FakeByteStream(topic, from, options);
+    this.byteStreams.deliver(stream);
+    return stream;
   }
 
   mute(identity: string, trackSid = `TR_${identity}`, muted = true): void {
@@ -138,11 +214,12 @@ export class FakeRoom implements RoomConnection {
     this.textHandlers.get('lk.chat')?.(text, this.participants.get(from));
   }
 
-  dtmf(identity: string, digit: string): void {
+  /** A keypad press as LiveKit's SIP bridge reports it: the RFC 4733 code with the digit, unless given. */
+  dtmf(identity: string, digit: string, code = dtmfCode(digit) ?? 0): void {
     this.emit({
       type: 'dtmf',
       participant: this.participants.get(identity)!,
-      code: Number(digit) || 0,
+      code,
       digit,
     });
   }
@@ -222,8 +299,13 @@ export class FakeRoom implements RoomConnection {
     return () => this.textHandlers.delete(topic);
   }
 
+  onByteStream(topic: string, handler: (stream: IncomingByteStream) => void): () => void {
+    return this.byteStreams.register(topic, handler);
+  }
+
   async disconnect(): Promise<void> {
     this.disconnected = true;
+    this.byteStreams.close();
     for (const channel of this.tracks.values()) channel.close();
   }
 

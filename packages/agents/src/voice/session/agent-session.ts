@@ -18,6 +18,7 @@ import type { RunContext } from '../tools/run-context.js';
 import { assertTimeout } from '../tools/tool.js';
 import type { AgentState, ErrorSource, SessionEvents } from './session-events.js';
 import { SessionRuntime } from './session-runtime.js';
+import { type DtmfInput, dtmfEvent } from './dtmf.js';
 import { SessionInput, SessionOutput } from '../io/session-io.js';
 import type { RunResult } from '../run/run-result.js';
 import type { RunOptions } from './text-run.js';
@@ -245,6 +246,16 @@ export class AgentSession<UserData = unknown> extends TypedEmitter<SessionEvents
   /** Hands the conversation to another agent: the old one exits, the new one enters. */
   async updateAgent(agent: Agent): Promise<void> {
     await this.requireRuntime('updateAgent').handoff(agent);
+  }
+
+  /**
+   * For transports: the user pressed a keypad key (a SIP caller's DTMF tone). Emits `dtmf_received`,
+   * stamped with the session's clock; works before `start()`, is ignored once the session is closed.
+   * Throws a `RangeError` for a digit that is not a DTMF key (`0`-`9`, `*`, `#`, `A`-`D`).
+   */
+  receiveDtmf(input: DtmfInput): void {
+    const event = dtmfEvent(input, this.clock.now());
+    if (!this.closed) this.emit('dtmf_received', event);
   }
 
   /** @internal Runs an AgentTask awaited inside a tool or hook, and returns its result. */

@@ -1,5 +1,6 @@
 import type { ChatItem, FunctionCall, FunctionCallOutput } from '../../llm/chat-context.js';
 import type { LLMUsage } from '../../providers/llm.js';
+import type { DtmfReceivedEvent } from './dtmf.js';
 import type { SpeechHandle } from '../speech/speech-handle.js';
 import type { UserState } from '../turn/user-turn-tracker.js';
 
@@ -64,6 +65,8 @@ export type SessionEvents = {
   };
   agent_false_interruption: { speechId: string; resumed: boolean; atMs: number };
   metrics_collected: { metrics: SessionMetrics; atMs: number };
+  /** A keypad key the user pressed, delivered by the transport through `session.receiveDtmf()`. */
+  dtmf_received: DtmfReceivedEvent;
   error: { error: unknown; source: ErrorSource; recoverable: boolean; atMs: number };
   close: { reason: string; error: unknown; atMs: number };
 };
