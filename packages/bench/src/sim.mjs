@@ -4,7 +4,8 @@
 //   node --expose-gc src/sim.mjs '{"mode":"soak","minutes":60}'
 //     one session on a VirtualClock for 60 simulated minutes, a turn every 12 s, with an audio consumer
 //     that stalls for seconds every few replies and then resumes; heap and RSS sampled after GC every
-//     5 simulated minutes. Prints one JSON line.
+//     5 simulated minutes. Prints one JSON line. bench.mjs runs it with V8's young generation pinned at
+//     its largest size (SOAK_NODE_ARGS), so that V8 growing it mid-run is not read as retained memory.
 import { Agent, AgentSession, VirtualClock } from '@voxwire/agents';
 import {
   FakeAudioInput,
@@ -65,26 +66,33 @@ async function speed() {
   };
 }
 
-/** Stalls its consumer for `stallMs` at the start of every `every`-th reply, then plays on. */
+/**
+ * Stalls its consumer at the start of every `every`-th reply, then plays on; the stalls take the lengths
+ * of `stallsMs` in turn.
+ */
 class StallingOutput extends FakeAudioOutput {
-  constructor(options, every, stallMs) {
+  constructor(options, every, stallsMs) {
     super(options);
     this.clockRef = options.clock;
     this.every = every;
-    this.stallMs = stallMs;
+    this.stallsMs = stallsMs;
     this.segments = 0;
     this.stalls = 0;
     this.inSegmentNow = false;
   }
   async onCaptureFrame(frame) {
+    // The sink takes the frame (so a clear still finds it and reports the segment cut, as the output
+    // contract asks), then holds the writer back: the reply's next frames wait, and its audio runs dry.
+    const taken = super.onCaptureFrame(frame);
     if (!this.inSegment || !this.inSegmentNow) {
       this.inSegmentNow = true;
       if (this.every > 0 && ++this.segments % this.every === 0) {
+        const stallMs = this.stallsMs[this.stalls % this.stallsMs.length];
         this.stalls++;
-        await this.clockRef.sleep(this.stallMs);
+        await this.clockRef.sleep(stallMs);
       }
     }
-    return super.onCaptureFrame(frame);
+    return taken;
   }
   onFlush() {
     this.inSegmentNow = false;
@@ -110,7 +118,10 @@ async function soak() {
     utterances.push({ transcript: `question number ${t}`, durationMs: 2000 });
   }
   const input = new FakeAudioInput({ clock, segments, endAtMs: endMs });
-  const output = new StallingOutput({ clock, bufferMs: 200 }, config.stallEvery ?? 5, config.stallMs ?? 3000);
+  // A stall shorter than the session's playout grace (2 s) delays its reply; a longer one fails it with
+  // AudioOutputTimeoutError, and the session must go on answering either way.
+  const stallsMs = config.stallsMs ?? [1500, 3000];
+  const output = new StallingOutput({ clock, bufferMs: 200 }, config.stallEvery ?? 5, stallsMs);
   const fakeLLM = new FakeLLM({ clock, replies: [], fallback: { text: REPLY, ttftMs: 300 } });
   const session = new AgentSession({
     clock,
@@ -121,8 +132,13 @@ async function soak() {
     userAwayTimeout: null,
   });
   let replies = 0;
+  const errors = {};
   session.on('agent_state_changed', (e) => {
     if (e.newState === 'speaking') replies++;
+  });
+  session.on('error', (e) => {
+    const name = e.error?.name ?? 'Error';
+    errors[name] = (errors[name] ?? 0) + 1;
   });
   const samples = [];
   const sample = () => {
@@ -165,7 +181,9 @@ async function soak() {
     minutes,
     turns: segments.length,
     replies,
+    errors,
     stalls: output.stalls,
+    stallsMs,
     historyItems,
     historyJsonBytes,
     cpuMs: cpu,

@@ -188,6 +188,7 @@ export async function createVoxwire(variant) {
     minSpeechDurationMs: vadOptions.minSpeechMs,
     minSilenceDurationMs: vadOptions.minSilenceMs,
     prefixPaddingDurationMs: vadOptions.prefixPaddingMs,
+    ...(process.env.VX_INFERENCE ? { inference: process.env.VX_INFERENCE } : {}),
   });
   const turn = turnSettings(
     preset

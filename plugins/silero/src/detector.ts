@@ -99,6 +99,11 @@ export class SpeechDetector {
     return this.candidateSamples;
   }
 
+  /** The end of the last window at or above the activation threshold. */
+  get confidentEnd(): number {
+    return this.lastConfident;
+  }
+
   /** Length of the current silence run. */
   silenceSamples(): number {
     return this.position - this.silenceStart;

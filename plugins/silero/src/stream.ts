@@ -12,12 +12,17 @@ import type { ResolvedOptions } from './options.js';
 import type { InferenceJob, InferencePool } from './pool.js';
 import { contextSize, type ModelSampleRate, STATE_SIZE, windowSize } from './protocol.js';
 import { appendMonoFloat, appendMonoInt16, SampleStore } from './sample-store.js';
+import { lastVoicedSample, VOICE_END_BLOCK_MS } from './speech-end.js';
 
 const EVENT_CAPACITY = 512;
 /** A speech store longer than this (seconds of input audio) is released after its utterance. */
 const RETAINED_SPEECH_SECONDS = 10;
 /** Room kept for start/end events: `inference_done` is skipped before a slow consumer loses those. */
 const BOUNDARY_RESERVE = 64;
+/** The voice's end is looked for this many windows back from Silero's (its probability's lag). */
+const VOICE_END_SEARCH_WINDOWS = 3;
+/** ...against the loudest block of this many windows back from Silero's end. */
+const VOICE_END_REFERENCE_WINDOWS = 6;
 
 /**
  * One audio stream through the shared model. Frames are downmixed, resampled to the model rate and
@@ -275,11 +280,11 @@ export class StreamCore implements InferenceJob {
   }
 
   private endSpeech(position: number): void {
-    const detector = this.detector;
+    const endedAt = this.voiceEnd(this.detector.endedAt);
     this.events.trySend({
       type: 'end_of_speech',
-      timestampMs: this.toMs(detector.endedAt),
-      silenceDurationMs: this.toMs(position - detector.endedAt),
+      timestampMs: this.toMs(endedAt),
+      silenceDurationMs: this.toMs(position - endedAt),
       frames: [this.speechFrame()],
     });
     this.inSpeech = false;
@@ -333,13 +338,39 @@ export class StreamCore implements InferenceJob {
     return new AudioFrame(samples, this.inputRate, 1, samples.length);
   }
 
-  /** Keeps the input audio that prefix padding or a possible start of speech may still need. */
+  /**
+   * Where the voice stopped, in model samples: Silero's end moved back to where the audio's level
+   * drops (see speech-end.ts), by at most `VOICE_END_SEARCH_WINDOWS` windows.
+   */
+  private voiceEnd(confidentEnd: number): number {
+    const history = this.history;
+    if (!history) return confidentEnd;
+    const referenceFrom = this.toInput(Math.max(0, confidentEnd - VOICE_END_REFERENCE_WINDOWS * this.window));
+    const searchFrom = this.toInput(Math.max(0, confidentEnd - VOICE_END_SEARCH_WINDOWS * this.window));
+    const end = this.toInput(confidentEnd);
+    if (referenceFrom < history.origin || end > history.end || end <= searchFrom) return confidentEnd;
+    const offset = history.indexOf(referenceFrom);
+    const voiced = lastVoicedSample(
+      history.data,
+      offset,
+      offset + (searchFrom - referenceFrom),
+      offset + (end - referenceFrom),
+      (VOICE_END_BLOCK_MS * this.inputRate) / 1000,
+    );
+    const inputPosition = referenceFrom + (voiced - offset);
+    return Math.min(confidentEnd, Math.round((inputPosition * this.modelRate) / this.inputRate));
+  }
+
+  /** Keeps the input audio that prefix padding, a possible start of speech or the voice's end may need. */
   private trimHistory(): void {
     const history = this.history;
     if (!history) return;
     const detector = this.detector;
     const candidate = !detector.speaking && detector.speechSamples() > 0;
-    const keepFrom = (candidate ? detector.speechStart : this.nextWindow) - this.prefixSamples;
+    let keepFrom = (candidate ? detector.speechStart : this.nextWindow) - this.prefixSamples;
+    if (detector.speaking) {
+      keepFrom = Math.min(keepFrom, detector.confidentEnd - VOICE_END_REFERENCE_WINDOWS * this.window);
+    }
     history.trimBefore(this.toInput(Math.max(0, keepFrom)));
   }
 
