@@ -120,10 +120,11 @@ export function namedFeatures(user: string, assistant: string | undefined): Map<
   add('bias');
   if (n === 0) add('empty');
   // The one punctuation mark kept: recognizers that punctuate add it only to what sounds like a question.
-  if (/\?["')\]\s]*$/.test(user)) {
+  if (!EXP.has('noq') && /\?["')\]\s]*$/.test(user)) {
     add('uq');
     add(`uqf:${u[0] ?? '$'}`);
   }
+  if (EXP.has('syn') && n > 0) syntaxFeatures(u, add);
   const len = lengthBucket(n);
   add(`len:${len}`);
   add(`w1:${at(n - 1)}`);
@@ -132,10 +133,10 @@ export function namedFeatures(user: string, assistant: string | undefined): Map<
   add(`b1:${at(n - 2)} ${at(n - 1)}`);
   add(`b2:${at(n - 3)} ${at(n - 2)}`);
   add(`t1:${at(n - 3)} ${at(n - 2)} ${at(n - 1)}`);
-  add(`q1:${at(n - 4)} ${at(n - 3)} ${at(n - 2)} ${at(n - 1)}`);
+  if (!EXP.has('noq1')) add(`q1:${at(n - 4)} ${at(n - 3)} ${at(n - 2)} ${at(n - 1)}`);
   add(`lw:${len}:${at(n - 1)}`);
   const last = at(n - 1);
-  if (last.length >= 4 && !last.startsWith('<')) {
+  if (!EXP.has('nosuf') && last.length >= 4 && !last.startsWith('<')) {
     add(`s2:${last.slice(-2)}`);
     add(`s3:${last.slice(-3)}`);
   }
@@ -170,6 +171,41 @@ export function namedFeatures(user: string, assistant: string | undefined): Map<
     }
   }
   return out;
+}
+
+// EXPERIMENT toggles (scratch only)
+const EXP = new Set((process.env.TD_FEAT ?? '').split(',').filter(Boolean));
+const WH = new Set(['what', 'when', 'where', 'which', 'who', 'whom', 'whose', 'why', 'how']);
+const AUX = new Set(
+  'can could would will do does did is are was were should shall may might have has am'.split(' '),
+);
+const SUBJECTS = new Set(
+  "you i we he she they it there that this the a an my your our his her their someone anyone anybody".split(' '),
+);
+const OPEN_END = new Set(
+  (
+    'a an the my your our their his her its this these those some any to for at in on of from with by ' +
+    'about into onto than as is are was were be been am will would could should can do does did have has had ' +
+    "i i'm i'd i'll we you he she they what which who where when how want need like get and or but so because " +
+    'if whether also just really very more most less than'
+  ).split(' '),
+);
+function syntaxFeatures(u: readonly string[], add: (name: string, weight?: number) => void): void {
+  const first = u[0] as string;
+  const last = u[u.length - 1] as string;
+  const second = u[1];
+  const lead = WH.has(first)
+    ? 'wh'
+    : AUX.has(first) && second !== undefined && SUBJECTS.has(second)
+      ? 'inv'
+      : AUX.has(first)
+        ? 'aux'
+        : 'o';
+  const end = last.startsWith('<') ? 'd' : OPEN_END.has(last) ? 'f' : 'c';
+  add(`sx:${lead}:${end}`);
+  add(`sxl:${lead}:${lengthBucket(u.length)}:${end}`);
+  add(`sxf:${first}:${end}`);
+  if (lead !== 'o') add(`sxw:${lead}:${last}`);
 }
 
 /** 32-bit FNV-1a over the UTF-16 code units: cheap, stable across platforms and runtimes. */
