@@ -76,10 +76,11 @@ const FUNCTION_WORDS = new Set(
 export interface ExampleSettings {
   /** How much likelier a cut after a function word is than one after another word. */
   functionWordCutWeight: number;
-  /** Share of complete questions that keep their question mark (recognizers that punctuate write it). */
+  /**
+   * Share of complete questions that keep their question mark. Since feature version 2 the features
+   * ignore it; the draw stays so that the seeded examples, and the held-out split, stay as measured.
+   */
   questionMarkKept: number;
-  /** Share of complete questions taught in both forms, with and without their question mark. */
-  questionBothForms: number;
   /** Share of complete turns also taught with a filler inside ("I'd like, um, a latte"). */
   innerFillerShare: number;
   /** Share of user turns with annotated slot values that also teach a value alone as an answer ("San Jose"). */
@@ -96,7 +97,6 @@ export interface ExampleSettings {
 export const DEFAULT_EXAMPLE_SETTINGS: ExampleSettings = {
   functionWordCutWeight: 3,
   questionMarkKept: 0.5,
-  questionBothForms: 0,
   innerFillerShare: 0.15,
   fragmentShare: 0.35,
   secondCutShare: 0.5,
@@ -107,7 +107,6 @@ export const DEFAULT_EXAMPLE_SETTINGS: ExampleSettings = {
 export const EVALUATION_EXAMPLE_SETTINGS: ExampleSettings = {
   functionWordCutWeight: 3,
   questionMarkKept: 0.5,
-  questionBothForms: 0,
   innerFillerShare: 0.15,
   fragmentShare: 0.35,
   secondCutShare: 0.5,
@@ -153,7 +152,7 @@ export function dialogueExamples(
     if (turn?.role !== 'user') continue;
     const original = turn.text.replace(/\s+/g, ' ').trim();
     if (original === '') continue;
-    // Only a question mark survives feature extraction; recognizers write it only sometimes.
+    // Recognizers write a question mark only sometimes (the features ignore it since version 2).
     const text =
       original.endsWith('?') && !rng.chance(settings.questionMarkKept) ? stripEnd(original) : original;
     const before = dialogue.turns[i - 1];
@@ -162,9 +161,6 @@ export function dialogueExamples(
     const kind =
       tokens.length === 1 ? 'complete_one_word' : original.endsWith('?') ? 'complete_question' : 'complete';
     out.push({ user: text, assistant, label: 1, kind });
-    if (settings.questionBothForms > 0 && original.endsWith('?') && rng.chance(settings.questionBothForms)) {
-      out.push({ user: text === original ? stripEnd(original) : original, assistant, label: 1, kind });
-    }
     if (rng.chance(0.12)) {
       const padded = rng.chance(0.5)
         ? `${rng.pick(OPENERS)} ${text}`

@@ -114,7 +114,7 @@ export function train(
     rng.shuffle(order);
     const lr = settings.learningRate / Math.sqrt(1 + epoch);
     for (const i of order) {
-      const features = EXP_DROP > 0 ? dropped(rowOf(table, i), rng) : rowOf(table, i);
+      const features = rowOf(table, i);
       const act = forward(weights, features);
       const dLogit = act.probability - (table.labels[i] as number);
       for (let k = 0; k < h; k++) {
@@ -159,16 +159,6 @@ export function train(
     }
     settings.onEpoch?.(epoch, weights);
   }
-}
-
-const EXP_DROP = Number(process.env.TD_DROP ?? '0');
-function dropped(f: HashedFeatures, rng: SeededRandom): HashedFeatures {
-  const keep: number[] = [];
-  for (let k = 0; k < f.indices.length; k++) if (!rng.chance(EXP_DROP)) keep.push(k);
-  return {
-    indices: Int32Array.from(keep, (k) => f.indices[k] as number),
-    weights: Float32Array.from(keep, (k) => f.weights[k] as number),
-  };
 }
 
 export function cloneWeights(weights: TurnModelWeights): TurnModelWeights {
