@@ -53,6 +53,10 @@ const { values } = parseArgs({
       default: String(DEFAULT_EXAMPLE_SETTINGS.functionWordCutWeight),
     },
     'question-mark-kept': { type: 'string', default: String(DEFAULT_EXAMPLE_SETTINGS.questionMarkKept) },
+    'question-both-forms': {
+      type: 'string',
+      default: String(DEFAULT_EXAMPLE_SETTINGS.questionBothForms),
+    },
     'inner-filler-share': { type: 'string', default: String(DEFAULT_EXAMPLE_SETTINGS.innerFillerShare) },
     'fragment-share': { type: 'string', default: String(DEFAULT_EXAMPLE_SETTINGS.fragmentShare) },
     'second-cut-share': { type: 'string', default: String(DEFAULT_EXAMPLE_SETTINGS.secondCutShare) },
@@ -88,6 +92,7 @@ const wholeTurns = wholeUserTurns(dialogues);
 const exampleSettings: ExampleSettings = {
   functionWordCutWeight: Number(values['function-word-cut-weight']),
   questionMarkKept: Number(values['question-mark-kept']),
+  questionBothForms: Number(values['question-both-forms']),
   innerFillerShare: Number(values['inner-filler-share']),
   fragmentShare: Number(values['fragment-share']),
   secondCutShare: Number(values['second-cut-share']),

@@ -33,23 +33,9 @@ describe('features', () => {
     expect(namedFeatures('415 please', undefined).has('dc:0')).toBe(true);
   });
 
-  it('gives a question the same features with or without its question mark, in any case', () => {
-    expect(namedFeatures('Is it open on Sunday?', undefined)).toEqual(
-      namedFeatures('is it open on sunday', undefined),
-    );
-  });
-
-  it('crosses how the turn opens with how it ends (a question cut after "the" is not a whole question)', () => {
-    const whole = namedFeatures('what time does the store open', undefined);
-    expect(whole.has('sx:wh:c')).toBe(true);
-    expect(whole.has('sxw:wh:open')).toBe(true);
-    expect(namedFeatures('what time does the', undefined).has('sx:wh:f')).toBe(true);
-    expect(namedFeatures('can you read it again', undefined).has('sx:inv:c')).toBe(true);
-    expect(namedFeatures('I want a latte', undefined).has('sx:o:c')).toBe(true);
-    expect(namedFeatures('it is 415 555', undefined).has('sx:o:d')).toBe(true);
-  });
-
-  it('marks a missing agent turn, and whether the agent asked', () => {
+  it('keeps only a final question mark, and marks a missing agent turn', () => {
+    expect(namedFeatures('is it open?', undefined).has('uq')).toBe(true);
+    expect(namedFeatures('is it open', undefined).has('uq')).toBe(false);
     expect(namedFeatures('yes', undefined).has('a:none')).toBe(true);
     expect(namedFeatures('yes', 'Shall I book it?').has('aq:q')).toBe(true);
   });

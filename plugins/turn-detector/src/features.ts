@@ -6,14 +6,12 @@ import type { ConversationTurn } from '@voxwire/agents/provider-utils';
  * exported model agree with the one that was trained.
  *
  * Every feature is a string (`w1:please`, `len:2`, `a:number`) hashed into one of `buckets` rows of the
- * model's embedding table, with a weight. Punctuation of the user's text is dropped on purpose, the
- * question mark too: interim transcripts have none and recognizers disagree about it, and a model that
- * can lean on a final "?" learns that a question without one is unfinished (every cut of a question
- * lacks it), so it must judge from the words alone.
+ * model's embedding table, with a weight. Punctuation of the user's text is dropped on purpose: interim
+ * transcripts have none and recognizers disagree about it, so the model has to judge from the words.
  */
 
 /** Bump when the features change: a model trained on other features must not load. */
-export const FEATURE_VERSION = 2;
+export const FEATURE_VERSION = 1;
 
 export interface HashedFeatures {
   /** Embedding rows, ascending, each once. */
@@ -109,50 +107,6 @@ export function lastExchange(turns: readonly ConversationTurn[]): {
   return { user: user.join(' '), assistant: before?.text };
 }
 
-const WH_WORDS = new Set(['what', 'when', 'where', 'which', 'who', 'whom', 'whose', 'why', 'how']);
-const AUXILIARIES = new Set(
-  'can could would will do does did is are was were should shall may might have has am'.split(' '),
-);
-/** What follows an auxiliary that opens a question ("can you", "is there", "does the"). */
-const SUBJECTS = new Set(
-  'you i we he she they it there that this the a an my your our his her their someone anyone anybody'.split(
-    ' ',
-  ),
-);
-/** Words a finished sentence rarely ends on: articles, prepositions, auxiliaries, conjunctions. */
-const OPEN_ENDINGS = new Set(
-  (
-    'a an the my your our their his her its this these those some any to for at in on of from with by ' +
-    'about into onto than as is are was were be been am will would could should can do does did have has had ' +
-    "i i'm i'd i'll we you he she they what which who where when how want need like get and or but so because " +
-    'if whether also just really very more most less'
-  ).split(' '),
-);
-
-/**
- * How the turn opens crossed with how it ends: a question opening (a wh-word, or an auxiliary before
- * its subject) that ends on a content word is usually a whole question, one that ends on "the" or "to"
- * is not. Without a question mark this is what tells "what time does the store open on sunday" from
- * "what time does the".
- */
-function sentenceShape(u: readonly string[], add: (name: string, weight?: number) => void): void {
-  const first = u[0] as string;
-  const last = u[u.length - 1] as string;
-  const second = u[1];
-  const opening = WH_WORDS.has(first)
-    ? 'wh'
-    : AUXILIARIES.has(first) && second !== undefined && SUBJECTS.has(second)
-      ? 'inv'
-      : AUXILIARIES.has(first)
-        ? 'aux'
-        : 'o';
-  const ending = last.startsWith('<') ? 'd' : OPEN_ENDINGS.has(last) ? 'f' : 'c';
-  add(`sx:${opening}:${ending}`);
-  add(`sxl:${opening}:${lengthBucket(u.length)}:${ending}`);
-  add(`sxf:${first}:${ending}`);
-  if (opening !== 'o') add(`sxw:${opening}:${last}`);
-}
-
 /** The named features of an exchange with their weights, before hashing (readable, for tests and debugging). */
 export function namedFeatures(user: string, assistant: string | undefined): Map<string, number> {
   const out = new Map<string, number>();
@@ -165,7 +119,11 @@ export function namedFeatures(user: string, assistant: string | undefined): Map<
   const at = (i: number): string => (i >= 0 ? (u[i] as string) : '^');
   add('bias');
   if (n === 0) add('empty');
-  if (n > 0) sentenceShape(u, add);
+  // The one punctuation mark kept: recognizers that punctuate add it only to what sounds like a question.
+  if (/\?["')\]\s]*$/.test(user)) {
+    add('uq');
+    add(`uqf:${u[0] ?? '$'}`);
+  }
   const len = lengthBucket(n);
   add(`len:${len}`);
   add(`w1:${at(n - 1)}`);
@@ -174,6 +132,7 @@ export function namedFeatures(user: string, assistant: string | undefined): Map<
   add(`b1:${at(n - 2)} ${at(n - 1)}`);
   add(`b2:${at(n - 3)} ${at(n - 2)}`);
   add(`t1:${at(n - 3)} ${at(n - 2)} ${at(n - 1)}`);
+  add(`q1:${at(n - 4)} ${at(n - 3)} ${at(n - 2)} ${at(n - 1)}`);
   add(`lw:${len}:${at(n - 1)}`);
   const last = at(n - 1);
   if (last.length >= 4 && !last.startsWith('<')) {

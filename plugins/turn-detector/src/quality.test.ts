@@ -6,17 +6,17 @@ import { HARD_CASES, type HardCaseCategory } from './eval/hard-cases.js';
  * The figures the README states for the hand-written hard cases. A retrained model that scores lower
  * fails here; raise them when a model does better.
  */
-const MIN_ACCURACY = 0.94;
+const MIN_ACCURACY = 0.96;
 const MIN_BY_CATEGORY: Record<HardCaseCategory, number> = {
   conjunction: 1,
   filler: 1,
   dictated_number: 1,
   address: 1,
   list: 1,
-  question: 0.83,
+  question: 1,
   one_word: 0.85,
   statement: 0.9,
-  unpunctuated: 0.88,
+  unpunctuated: 0.92,
 };
 
 describe('the bundled model on the hand-written hard cases', () => {
