@@ -10,13 +10,14 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { FEATURE_VERSION } from '../src/features.js';
+import { FEATURE_VERSION, words } from '../src/features.js';
 import type { TurnModelConfig } from '../src/model-config.js';
 import { encodeTurnModel } from '../src/onnx/turn-graph.js';
 import { readCorpora, type Split } from '../src/training/corpus.js';
 import {
   DEFAULT_EXAMPLE_SETTINGS,
   dialogueExamples,
+  EVALUATION_EXAMPLE_SETTINGS,
   type Example,
   type ExampleSettings,
   wholeUserTurns,
@@ -52,6 +53,10 @@ const { values } = parseArgs({
       default: String(DEFAULT_EXAMPLE_SETTINGS.functionWordCutWeight),
     },
     'question-mark-kept': { type: 'string', default: String(DEFAULT_EXAMPLE_SETTINGS.questionMarkKept) },
+    'question-both-forms': {
+      type: 'string',
+      default: String(DEFAULT_EXAMPLE_SETTINGS.questionBothForms),
+    },
     'inner-filler-share': { type: 'string', default: String(DEFAULT_EXAMPLE_SETTINGS.innerFillerShare) },
     'fragment-share': { type: 'string', default: String(DEFAULT_EXAMPLE_SETTINGS.fragmentShare) },
     'second-cut-share': { type: 'string', default: String(DEFAULT_EXAMPLE_SETTINGS.secondCutShare) },
@@ -80,10 +85,14 @@ const log = (message: string): void =>
 
 const dialogues = readCorpora(resolve(values.data));
 const rng = new SeededRandom(seed);
+// The dev and test examples come from their own generator and fixed settings, so that recipes which
+// differ in their training examples are judged on the very same held-out examples.
+const evaluationRng = new SeededRandom(seed + 1_000_003);
 const wholeTurns = wholeUserTurns(dialogues);
 const exampleSettings: ExampleSettings = {
   functionWordCutWeight: Number(values['function-word-cut-weight']),
   questionMarkKept: Number(values['question-mark-kept']),
+  questionBothForms: Number(values['question-both-forms']),
   innerFillerShare: Number(values['inner-filler-share']),
   fragmentShare: Number(values['fragment-share']),
   secondCutShare: Number(values['second-cut-share']),
@@ -94,12 +103,16 @@ const sources: Record<string, number> = {};
 for (const dialogue of dialogues) {
   sources[`${dialogue.source}/${dialogue.split}`] =
     (sources[`${dialogue.source}/${dialogue.split}`] ?? 0) + 1;
-  splits[dialogue.split].push(...dialogueExamples(dialogue, rng, wholeTurns, exampleSettings));
+  splits[dialogue.split].push(
+    ...(dialogue.split === 'train'
+      ? dialogueExamples(dialogue, rng, wholeTurns, exampleSettings)
+      : dialogueExamples(dialogue, evaluationRng, wholeTurns, EVALUATION_EXAMPLE_SETTINGS)),
+  );
 }
 const synthetic = Number(values.synthetic);
 splits.train.push(...syntheticExamples(rng, synthetic));
-splits.dev.push(...syntheticExamples(rng, Math.round(synthetic / 10)));
-splits.test.push(...syntheticExamples(rng, Math.round(synthetic / 10)));
+splits.dev.push(...syntheticExamples(evaluationRng, Math.round(synthetic / 10)));
+splits.test.push(...syntheticExamples(evaluationRng, Math.round(synthetic / 10)));
 log(`${dialogues.length} dialogues ${JSON.stringify(sources)}`);
 for (const split of ['train', 'dev', 'test'] as const) {
   const positives = splits[split].filter((e) => e.label === 1).length;
@@ -161,6 +174,17 @@ for (const row of kinds)
     `  ${row.kind.padEnd(18)} ${String(row.count).padStart(7)}  judged complete ${(row.judgedComplete * 100).toFixed(1)}%`,
   );
 
+// Speech recognizers that do not punctuate: the same test examples with the user's words only.
+const strippedTest = splits.test.map((e) => ({ ...e, user: words(e.user).join(' ') }));
+const strippedScores = score(chosen, featureTable(strippedTest, settings.buckets), strippedTest);
+const stripped = metricsAt(strippedScores, threshold);
+const strippedKinds = byKind(strippedScores, threshold);
+log(`test, user text unpunctuated: ${JSON.stringify(stripped)}`);
+for (const row of strippedKinds)
+  log(
+    `  ${row.kind.padEnd(18)} ${String(row.count).padStart(7)}  judged complete ${(row.judgedComplete * 100).toFixed(1)}%`,
+  );
+
 const onnx = encodeTurnModel(chosen, { feature_version: String(FEATURE_VERSION), seed: String(seed) });
 const config: TurnModelConfig = {
   format: 'voxwire-turn-detector',
@@ -186,6 +210,10 @@ const config: TurnModelConfig = {
         ...roundAll(test),
         sweep,
         byKind: kinds.map((k) => ({ ...k, judgedComplete: round(k.judgedComplete) })),
+      },
+      enUserTextUnpunctuated: {
+        ...roundAll(stripped),
+        byKind: strippedKinds.map((k) => ({ ...k, judgedComplete: round(k.judgedComplete) })),
       },
     },
   },

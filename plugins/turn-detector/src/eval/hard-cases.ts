@@ -10,7 +10,8 @@ export type HardCaseCategory =
   | 'list'
   | 'question'
   | 'one_word'
-  | 'statement';
+  | 'statement'
+  | 'unpunctuated';
 
 export interface HardCase {
   category: HardCaseCategory;
@@ -26,6 +27,9 @@ const c = (
   complete: boolean,
 ): HardCase =>
   assistant === undefined ? { category, user, complete } : { category, assistant, user, complete };
+
+/** The agent's answer in the whole-session bench (packages/bench), before most of its user turns. */
+const REPLY = 'Sure, I can help you with that.';
 
 export const HARD_CASES: readonly HardCase[] = [
   // Trailing conjunctions: more is coming.
@@ -99,4 +103,32 @@ export const HARD_CASES: readonly HardCase[] = [
   c('statement', undefined, 'I need a taxi to the', false),
   c('statement', 'What is the problem with the car?', 'the brakes are making a weird noise', true),
   c('statement', 'What is the problem with the car?', 'the brakes are making a', false),
+  // As recognizers that do not punctuate deliver them: lower-case, no question mark, no full stop.
+  // Complete questions and requests, then turns stopped mid-sentence.
+  c('unpunctuated', undefined, 'what time does the store open on sunday', true),
+  c('unpunctuated', REPLY, 'how long does the delivery usually take', true),
+  c('unpunctuated', REPLY, 'could you read me the last message again', true),
+  c('unpunctuated', undefined, 'can you tell me what the weather will be like tomorrow', true),
+  c('unpunctuated', 'Your order has shipped.', 'when will it arrive', true),
+  c('unpunctuated', 'How can I help you?', 'do you have any tables free tonight', true),
+  c('unpunctuated', 'The pharmacy is on Main Street.', 'is it open on weekends', true),
+  c('unpunctuated', undefined, 'where is the nearest gas station', true),
+  c('unpunctuated', 'Your flight is confirmed.', 'which terminal does it leave from', true),
+  c('unpunctuated', 'I can book that for you.', 'how much will that cost', true),
+  c('unpunctuated', undefined, 'are there any vegetarian dishes on the menu', true),
+  c('unpunctuated', 'We have two rooms left.', 'does the room have a balcony', true),
+  c('unpunctuated', REPLY, 'hello i would like to book a table for two tonight', true),
+  c('unpunctuated', REPLY, 'please move my appointment to next friday afternoon', true),
+  c('unpunctuated', undefined, 'i want to cancel my subscription', true),
+  c('unpunctuated', REPLY, 'i need to change the shipping address on my order', true),
+  c('unpunctuated', 'What can I do for you?', 'my package never arrived', true),
+  c('unpunctuated', 'Is there anything else?', 'no thats everything thanks', true),
+  c('unpunctuated', REPLY, 'i would like to order a', false),
+  c('unpunctuated', undefined, 'what time does the', false),
+  c('unpunctuated', 'How can I help you?', 'can you tell me if the', false),
+  c('unpunctuated', undefined, 'how long does it take to get to', false),
+  c('unpunctuated', 'What can I do for you?', 'i need to change my', false),
+  c('unpunctuated', 'Your flight is confirmed.', 'is there a way to', false),
+  c('unpunctuated', undefined, 'where can i find the', false),
+  c('unpunctuated', 'How can I help you?', 'could you check whether my', false),
 ];

@@ -78,6 +78,14 @@ export interface ExampleSettings {
   functionWordCutWeight: number;
   /** Share of complete questions that keep their question mark (recognizers that punctuate write it). */
   questionMarkKept: number;
+  /**
+   * Share of complete questions also taught in the other form, with their question mark removed or
+   * kept. Every cut of a question lacks the mark, so a model that sees a whole question with it only
+   * sometimes learns "opens like a question and has no ?" as unfinished, and then misjudges
+   * recognizers that never punctuate. Taught in both forms, a question is complete with or without
+   * it, and the words have to carry the judgement.
+   */
+  questionBothForms: number;
   /** Share of complete turns also taught with a filler inside ("I'd like, um, a latte"). */
   innerFillerShare: number;
   /** Share of user turns with annotated slot values that also teach a value alone as an answer ("San Jose"). */
@@ -94,6 +102,18 @@ export interface ExampleSettings {
 export const DEFAULT_EXAMPLE_SETTINGS: ExampleSettings = {
   functionWordCutWeight: 3,
   questionMarkKept: 0.5,
+  questionBothForms: 1,
+  innerFillerShare: 0.15,
+  fragmentShare: 0.35,
+  secondCutShare: 0.5,
+  tailShare: 0.3,
+};
+
+/** How the dev and test examples are made, whatever the training recipe: one fixed yardstick. */
+export const EVALUATION_EXAMPLE_SETTINGS: ExampleSettings = {
+  functionWordCutWeight: 3,
+  questionMarkKept: 0.5,
+  questionBothForms: 0,
   innerFillerShare: 0.15,
   fragmentShare: 0.35,
   secondCutShare: 0.5,
@@ -148,6 +168,9 @@ export function dialogueExamples(
     const kind =
       tokens.length === 1 ? 'complete_one_word' : original.endsWith('?') ? 'complete_question' : 'complete';
     out.push({ user: text, assistant, label: 1, kind });
+    if (original.endsWith('?') && settings.questionBothForms > 0 && rng.chance(settings.questionBothForms)) {
+      out.push({ user: text === original ? stripEnd(original) : original, assistant, label: 1, kind });
+    }
     if (rng.chance(0.12)) {
       const padded = rng.chance(0.5)
         ? `${rng.pick(OPENERS)} ${text}`
