@@ -248,7 +248,7 @@ export class StreamCore implements InferenceJob {
   private onProbability(probability: number, start: number): void {
     const detector = this.detector;
     const end = start + this.window;
-    const transition = detector.update(probability, start, this.window);
+    const transition = detector.update(probability, start, this.window, this.voiceEndOf);
     if (transition === SPEECH_STARTED) {
       this.beginSpeech(Math.max(0, detector.speechStart - this.prefixSamples), end);
     } else if (this.inSpeech) {
@@ -280,7 +280,7 @@ export class StreamCore implements InferenceJob {
   }
 
   private endSpeech(position: number): void {
-    const endedAt = this.voiceEnd(this.detector.endedAt);
+    const endedAt = this.voiceEndOf(this.detector.endedAt);
     this.events.trySend({
       type: 'end_of_speech',
       timestampMs: this.toMs(endedAt),
@@ -337,6 +337,16 @@ export class StreamCore implements InferenceJob {
     const samples = speech.data.slice(speech.head, speech.head + speech.count);
     return new AudioFrame(samples, this.inputRate, 1, samples.length);
   }
+
+  /** `voiceEnd`, computed once per confident end (the detector asks at every window of a silence run). */
+  private readonly voiceEndOf = (confidentEnd: number): number => {
+    if (confidentEnd !== this.voiceEndCache.confidentEnd) {
+      this.voiceEndCache.confidentEnd = confidentEnd;
+      this.voiceEndCache.voiceEnd = this.voiceEnd(confidentEnd);
+    }
+    return this.voiceEndCache.voiceEnd;
+  };
+  private readonly voiceEndCache = { confidentEnd: -1, voiceEnd: 0 };
 
   /**
    * Where the voice stopped, in model samples: Silero's end moved back to where the audio's level
