@@ -216,6 +216,10 @@ export async function createVoxwire(variant) {
         minInterruptionDuration: turn.minInterruptionMs,
         minInterruptionWords: turn.minInterruptionWords,
         resumeFalseInterruption: false,
+        // The plain thresholds, as LiveKit's `interruption.mode: 'vad'`: the default local detector waits
+        // for words before it cuts (wordless speech only after 2 s), and this STT sends none while the
+        // user is speaking.
+        interruptionDetector: null,
         ...(variant.preemptiveGeneration ? { preemptiveGeneration: preemptiveOption() } : {}),
       },
       userAwayTimeout: null,

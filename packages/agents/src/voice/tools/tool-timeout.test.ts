@@ -78,91 +78,52 @@ describe('tool timeouts', () => {
     expect(r.state).toBe('thinking');
   });
 
-  it('a tool that times out while awaiting an AgentTask ends the task: the parent is in charge again and answers', async () => {
-    class Never extends AgentTask<string> {
-      constructor() {
-        super({ instructions: 'never done', id: 'never' });
-      }
-    }
-    let awaited: unknown;
-    const ask = tool({
-      name: 'ask',
-      description: '',
-      timeoutMs: 3000,
-      execute: async () => {
-        try {
-          return await new Never();
-        } catch (error) {
-          awaited = error;
-          throw error;
+  for (const slowExit of [false, true]) {
+    it(`a tool that times out while awaiting an AgentTask ends the task: the parent is in charge again and answers${slowExit ? ', even when the task takes a while to exit' : ''}`, async () => {
+      class Never extends AgentTask<string> {
+        constructor() {
+          super({ instructions: 'never done', id: 'never' });
         }
-      },
-    });
-    const parent = new Agent({ instructions: '', tools: [ask] });
-    const h = await startSession({
-      segments: [{ startMs: 500, endMs: 1000, transcript: 'ask me' }],
-      replies: [{ toolCalls: [{ name: 'ask', args: {} }] }, { text: 'Let us skip that.' }],
-      agent: parent,
-      totalMs: 20_000,
-    });
-    const errors: unknown[] = [];
-    h.session.on('error', (e) => errors.push(e.error));
-    await h.run(10_000);
-    expect(errors).toEqual([expect.any(ToolTimeoutError)]);
-    expect(awaited).toBe(errors[0]);
-    expect(h.session.currentAgent).toBe(parent);
-    expect(h.trace.filter((r) => r.type === 'task_finished')).toEqual([
-      expect.objectContaining({ taskId: 'never', outcome: 'failed' }),
-    ]);
-    const spoken = h.session.history.items.filter((i) => i.type === 'message' && i.role === 'assistant');
-    expect(spoken).toEqual([expect.objectContaining({ content: ['Let us skip that.'] })]);
-    await h.session.close();
-  });
-
-  it('the parent answers even when the timed-out task takes a while to exit', async () => {
-    class Never extends AgentTask<string> {
-      constructor() {
-        super({ instructions: 'never done', id: 'never' });
-      }
-      // Its exit outlasts the tool's own failure by several steps of the event loop.
-      override async onExit(): Promise<void> {
-        for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
-      }
-    }
-    let awaited: unknown;
-    const ask = tool({
-      name: 'ask',
-      description: '',
-      timeoutMs: 3000,
-      execute: async () => {
-        try {
-          return await new Never();
-        } catch (error) {
-          awaited = error;
-          throw error;
+        // A slow exit outlasts the tool's own failure by several steps of the event loop.
+        override async onExit(): Promise<void> {
+          if (slowExit) for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
         }
-      },
+      }
+      let awaited: unknown;
+      const ask = tool({
+        name: 'ask',
+        description: '',
+        timeoutMs: 3000,
+        execute: async () => {
+          try {
+            return await new Never();
+          } catch (error) {
+            awaited = error;
+            throw error;
+          }
+        },
+      });
+      const parent = new Agent({ instructions: '', tools: [ask] });
+      const h = await startSession({
+        segments: [{ startMs: 500, endMs: 1000, transcript: 'ask me' }],
+        replies: [{ toolCalls: [{ name: 'ask', args: {} }] }, { text: 'Let us skip that.' }],
+        agent: parent,
+        totalMs: 20_000,
+      });
+      const errors: unknown[] = [];
+      h.session.on('error', (e) => errors.push(e.error));
+      await h.run(10_000);
+      expect(errors).toEqual([expect.any(ToolTimeoutError)]);
+      expect(awaited).toBe(errors[0]);
+      expect(h.session.currentAgent).toBe(parent);
+      expect(h.trace.filter((r) => r.type === 'task_finished')).toEqual([
+        expect.objectContaining({ taskId: 'never', outcome: 'failed' }),
+      ]);
+      const spoken = h.session.history.items.filter((i) => i.type === 'message' && i.role === 'assistant');
+      expect(spoken).toEqual([expect.objectContaining({ content: ['Let us skip that.'] })]);
+      await h.session.close();
     });
-    const parent = new Agent({ instructions: '', tools: [ask] });
-    const h = await startSession({
-      segments: [{ startMs: 500, endMs: 1000, transcript: 'ask me' }],
-      replies: [{ toolCalls: [{ name: 'ask', args: {} }] }, { text: 'Let us skip that.' }],
-      agent: parent,
-      totalMs: 20_000,
-    });
-    const errors: unknown[] = [];
-    h.session.on('error', (e) => errors.push(e.error));
-    await h.run(10_000);
-    expect(errors).toEqual([expect.any(ToolTimeoutError)]);
-    expect(awaited).toBe(errors[0]);
-    expect(h.session.currentAgent).toBe(parent);
-    expect(h.trace.filter((r) => r.type === 'task_finished')).toEqual([
-      expect.objectContaining({ taskId: 'never', outcome: 'failed' }),
-    ]);
-    const spoken = h.session.history.items.filter((i) => i.type === 'message' && i.role === 'assistant');
-    expect(spoken).toEqual([expect.objectContaining({ content: ['Let us skip that.'] })]);
-    await h.session.close();
-  });
+  }
 
   it('refuses limits that cannot be honoured', () => {
     for (const bad of [0, -1, Number.NaN]) {
