@@ -74,7 +74,6 @@ declare class FakeAudioInput implements AsyncIterable<AudioFrame> {
     /** Sends one malformed frame (0 Hz, as a broken transport would) before the next regular one. */
     injectBadFrame(): void;
     [Symbol.asyncIterator](): AsyncIterator<AudioFrame>;
-    private frames;
 }
 type OutputRecord = {
     type: 'output_frame';
