@@ -231,7 +231,9 @@ export async function runReply(deps: ReplyDeps, handle: SpeechHandle, request: R
       }
       const outputs = deps.log.addToolBatch(handle, results);
       runner.recorded(results);
-      await deps.transitions.tasksHandedBack(handle);
+      // A tool that ran out of time can finish while its AgentTask is still exiting: the next step is the
+      // parent's, once the task has handed back (a task that completed has already handed back here).
+      if (owner !== deps.agents.current) await deps.transitions.tasksHandedBack(handle);
       const handoff = results.find((r) => r.handoff)?.handoff;
       if (handoff && !stepError) {
         await deps.transitions.handoff(handoff);
