@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NOTHING, SPEECH_ENDED, SpeechDetector } from './detector.js';
+import { SPEECH_ENDED, SpeechDetector } from './detector.js';
 
 const W = 512;
 const settings = {
@@ -10,13 +10,9 @@ const settings = {
 };
 
 /** Feeds `probabilities` window by window; returns the index of the window that ended speech. */
-function endingWindow(
-  detector: SpeechDetector,
-  probabilities: number[],
-  voiceEndOf?: (confidentEnd: number) => number,
-): number | undefined {
+function endingWindow(detector: SpeechDetector, probabilities: number[]): number | undefined {
   for (let i = 0; i < probabilities.length; i++) {
-    if (detector.update(probabilities[i]!, i * W, W, voiceEndOf) === SPEECH_ENDED) return i;
+    if (detector.update(probabilities[i]!, i * W, W) === SPEECH_ENDED) return i;
   }
   return undefined;
 }
@@ -28,32 +24,17 @@ const speechThen = (silentWindows: number, uncertain = 0) => [
 ];
 
 describe('SpeechDetector silence counting', () => {
-  it("counts the minimum silence from the last confident window's end by default", () => {
+  it("counts the minimum silence from the last confident window's end", () => {
     const detector = new SpeechDetector(settings);
     // Speech ends at window 6; eight silent windows end it, at window 13.
     expect(endingWindow(detector, speechThen(12))).toBe(13);
     expect(detector.endedAt).toBe(6 * W);
-  });
-
-  it('counts it from where the voice stopped when that is known', () => {
-    const detector = new SpeechDetector(settings);
-    // The voice stopped two windows before Silero's probability fell: speech ends two windows sooner.
-    const ended = endingWindow(detector, speechThen(12), (confidentEnd) => confidentEnd - 2 * W);
-    expect(ended).toBe(11);
-    // The utterance's end stays Silero's; the stream refines the event's date itself.
-    expect(detector.endedAt).toBe(6 * W);
+    expect(detector.confidentEnd).toBe(6 * W);
   });
 
   it('keeps uncertain windows after the last confident one inside the utterance', () => {
     const detector = new SpeechDetector(settings);
-    // Two windows between the thresholds: the silence starts after them, whatever the voice's end.
-    const ended = endingWindow(detector, speechThen(12, 2), (confidentEnd) => confidentEnd - 2 * W);
-    expect(ended).toBe(15);
-  });
-
-  it('never counts from later than the silence run itself', () => {
-    const detector = new SpeechDetector(settings);
-    expect(endingWindow(detector, speechThen(12), (confidentEnd) => confidentEnd + 4 * W)).toBe(13);
-    expect(new SpeechDetector(settings).update(0.1, 0, W)).toBe(NOTHING);
+    expect(endingWindow(detector, speechThen(12, 2))).toBe(15);
+    expect(detector.endedAt).toBe(6 * W);
   });
 });

@@ -37,18 +37,8 @@ export class SpeechDetector {
 
   constructor(private readonly settings: DetectorSettings) {}
 
-  /**
-   * Feeds the probability of the window that spans `[windowStart, windowStart + length)`. `voiceEndOf`
-   * (optional) says where the voice really stopped before the end of a confident window: the silence is
-   * then counted from there, so `minSilenceSamples` means silence after the voice, not after Silero's
-   * decaying probability.
-   */
-  update(
-    probability: number,
-    windowStart: number,
-    length: number,
-    voiceEndOf?: (confidentEnd: number) => number,
-  ): Transition {
+  /** Feeds the probability of the window that spans `[windowStart, windowStart + length)`. */
+  update(probability: number, windowStart: number, length: number): Transition {
     const end = windowStart + length;
     this.position = end;
     const { activationThreshold, deactivationThreshold } = this.settings;
@@ -78,13 +68,7 @@ export class SpeechDetector {
       this.silenceStart = end;
       return NOTHING;
     }
-    // Uncertain windows after the last confident one keep their meaning (the utterance may go on in
-    // them): only a silence run right after a confident window starts where the voice stopped.
-    const silenceFrom =
-      voiceEndOf && this.silenceStart === this.lastConfident
-        ? Math.min(this.silenceStart, voiceEndOf(this.lastConfident))
-        : this.silenceStart;
-    if (end - silenceFrom >= this.settings.minSilenceSamples) {
+    if (end - this.silenceStart >= this.settings.minSilenceSamples) {
       this.speaking = false;
       this.endedAt = this.lastConfident;
       this.silenceStart = this.lastConfident;

@@ -248,7 +248,7 @@ export class StreamCore implements InferenceJob {
   private onProbability(probability: number, start: number): void {
     const detector = this.detector;
     const end = start + this.window;
-    const transition = detector.update(probability, start, this.window, this.voiceEndOf);
+    const transition = detector.update(probability, start, this.window);
     if (transition === SPEECH_STARTED) {
       this.beginSpeech(Math.max(0, detector.speechStart - this.prefixSamples), end);
     } else if (this.inSpeech) {
@@ -338,7 +338,7 @@ export class StreamCore implements InferenceJob {
     return new AudioFrame(samples, this.inputRate, 1, samples.length);
   }
 
-  /** `voiceEnd`, computed once per confident end (the detector asks at every window of a silence run). */
+  /** `voiceEnd`, computed once per confident end. */
   private readonly voiceEndOf = (confidentEnd: number): number => {
     if (confidentEnd !== this.voiceEndCache.confidentEnd) {
       this.voiceEndCache.confidentEnd = confidentEnd;
