@@ -3,7 +3,7 @@
  * real local voice loop (Silero VAD, endpointing, interruptions, a local voice): `pnpm dev`.
  */
 import { Agent, AgentSession, defineAgent, tool } from '@voxwire/agents';
-import { SileroVAD } from '@voxwire/plugin-silero';
+import { loadVADs, vadFor } from './vads.js';
 import { chooseProviders } from './providers.js';
 
 class Assistant extends Agent {
@@ -33,10 +33,10 @@ class Assistant extends Agent {
 
 export default defineAgent({
   // Once per process: the VAD model is shared by every conversation.
-  prewarm: () => SileroVAD.load({ minSilenceDurationMs: 400 }),
+  prewarm: loadVADs,
   async entry(ctx) {
-    const vad = ctx.prewarmed;
     const providers = await chooseProviders();
+    const vad = vadFor(ctx.prewarmed, providers.turnDetector);
     for (const notice of providers.notices) ctx.notify(notice.message, { level: notice.level });
     const session = new AgentSession({
       vad,

@@ -5,7 +5,7 @@
  * and the confirmed address comes back to the tool as a plain return value.
  */
 import { Agent, AgentSession, AgentTask, defineAgent, tool } from '@voxwire/agents';
-import { SileroVAD } from '@voxwire/plugin-silero';
+import { loadVADs, vadFor } from './vads.js';
 import { z } from 'zod';
 import { ScriptedOrderLLM } from './offline/scripted-order-llm.js';
 import { chooseProviders } from './providers.js';
@@ -71,10 +71,10 @@ export class OrderDesk extends Agent {
 }
 
 export default defineAgent({
-  prewarm: () => SileroVAD.load({ minSilenceDurationMs: 400 }),
+  prewarm: loadVADs,
   async entry(ctx) {
-    const vad = ctx.prewarmed;
     const providers = await chooseProviders();
+    const vad = vadFor(ctx.prewarmed, providers.turnDetector);
     const llm = providers.understands ? providers.llm : new ScriptedOrderLLM();
     if (!providers.understands) {
       ctx.notify(

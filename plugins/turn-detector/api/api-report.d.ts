@@ -87,9 +87,12 @@ declare const DEFAULT_MODEL_PATH: string;
 
 /**
  * Endpointing settings for a session with an end-of-turn model. The VAD reports the end of speech after a
- * short silence (250 ms) and the model picks the wait: the minimum delay when the words sound finished,
- * up to the maximum when they do not ("I'd like to order, um"). Without a model keep the session's
- * defaults: a short VAD silence would then cut people off.
+ * short silence (200 ms) and the model picks the wait: the minimum delay (250 ms, counted from the voice's
+ * end, so it overlaps the VAD's silence) when the words sound finished, up to the maximum when they do
+ * not ("I'd like to order, um"). The VAD's silence is counted from Silero's last confident window, which
+ * lags the voice by one to three windows, so 200 ms there is about 250 ms of real silence: the model
+ * then judges the words without waiting longer than the delay it chose. Without a model keep the
+ * session's defaults: a short VAD silence would then cut people off.
  *
  * ```ts
  * const vad = await SileroVAD.load({ minSilenceDurationMs: ENDPOINTING_PRESET.vadMinSilenceDurationMs });

@@ -60,8 +60,8 @@ describe('a session endpointing with the bundled model', () => {
     const fast = await run(scenario(WITH_MODEL, complete, 'Coming up.'), true);
     const commit = commits(fast)[0]!;
     expect(commit.lastSpeechMs).toBe(2000);
-    // The model judged it complete: committed as soon as the VAD heard the silence (250 ms, plus the
-    // detection lag of its windows), under the 300 ms goal.
+    // The model judged it complete: committed once the VAD heard the silence (200 ms, plus the
+    // detection lag of its windows) and the 250 ms minimum delay, under the 300 ms goal.
     expect(commit.atMs - 2000).toBeLessThan(300);
     expect(baseline.atMs - 2000).toBeGreaterThanOrEqual(550);
     expect(commit.atMs).toBeLessThan(baseline.atMs - 250);
