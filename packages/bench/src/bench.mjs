@@ -63,13 +63,16 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 const nodeArgs = ['--expose-gc', ...(source ? ['--import', 'tsx', '--conditions', '@voxwire/source'] : [])];
 
 /**
- * The soak's process keeps V8's young generation at one size (16 MiB semi-spaces, Node 20's largest on
- * 64-bit): left to itself V8 doubles it once the allocation rate has stayed high for a while, a one-off
- * step of about 16 MiB of RSS that says nothing about retained memory.
+ * Every measuring process (both frameworks' cases, the soak) keeps V8's young generation at one size
+ * (16 MiB semi-spaces, Node 20's largest on 64-bit). V8 doubles it whenever the bytes surviving its
+ * scavenges since the last growth exceed its capacity, so any long-running process ends up there whatever
+ * it holds; left alone, that one-off step of 16-32 MiB of RSS lands in whichever case crosses it first
+ * (it was most of the "RSS per session" at 10 and 25 sessions) and says nothing about what a session
+ * keeps. Pinned, it is in the baseline taken before the sessions start.
  */
-const SOAK_NODE_ARGS = ['--min-semi-space-size=16', '--max-semi-space-size=16'];
+const PINNED_YOUNG_GENERATION = ['--min-semi-space-size=16', '--max-semi-space-size=16'];
 
-function child(script, config, timeoutMs, extraNodeArgs = []) {
+function child(script, config, timeoutMs, extraNodeArgs = PINNED_YOUNG_GENERATION) {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
@@ -182,7 +185,7 @@ if (requested.has('sim'))
   simJobs.push(['speed', { mode: 'speed', simulatedSeconds: simSeconds, minCpuMs: smoke ? 200 : 2000 }]);
 if (requested.has('soak')) simJobs.push(['soak', { mode: 'soak', minutes: soakMinutes }]);
 const runSim = async ([name, config]) => {
-  const r = await child('sim.mjs', config, 1_800_000, config.mode === 'soak' ? SOAK_NODE_ARGS : []);
+  const r = await child('sim.mjs', config, 1_800_000, config.mode === 'soak' ? PINNED_YOUNG_GENERATION : []);
   process.stderr.write(`  ${name}: ${r.failed ?? 'done'}\n`);
   if (!r.failed) sims[name] = r;
 };

@@ -5,7 +5,7 @@
 //     one session on a VirtualClock for 60 simulated minutes, a turn every 12 s, with an audio consumer
 //     that stalls for seconds every few replies and then resumes; heap and RSS sampled after GC every
 //     5 simulated minutes. Prints one JSON line. bench.mjs runs it with V8's young generation pinned at
-//     its largest size (SOAK_NODE_ARGS), so that V8 growing it mid-run is not read as retained memory.
+//     its largest size (PINNED_YOUNG_GENERATION), so that V8 growing it mid-run is not read as retained memory.
 import { Agent, AgentSession, VirtualClock } from '@voxwire/agents';
 import {
   FakeAudioInput,
