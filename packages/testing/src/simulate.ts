@@ -51,6 +51,14 @@ export interface SimulationResult {
 }
 
 const QUIET_POLL_MS = 250;
+/**
+ * Timers the clock fires per host macrotask when the world is all fakes: everything then waits on the
+ * clock or on a promise, so a turn of the event loop between timers only costs time (the loop still gets
+ * a turn this often, for a test runner's own timers). Code of the caller's (a real end-of-turn model
+ * computing on a thread, an agent's tools) may wait on the host instead, and virtual time must not run
+ * further ahead of it than it always has: one timer per macrotask then.
+ */
+const TIMERS_PER_MACROTASK = 64;
 
 /**
  * Runs the real `AgentSession` through a scenario on a `VirtualClock`, with fake providers that hear
@@ -63,6 +71,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
   const jitterFraction = Math.min(1, Math.max(0, scenario.jitter ?? 0));
   const j = (ms: number | undefined, fallback: number): number => rng.jitter(ms ?? fallback, jitterFraction);
   const clock = new VirtualClock({
+    timersPerMacrotask: options.turnDetector || options.agent ? 1 : TIMERS_PER_MACROTASK,
     onTimerError: (error) => {
       recorder.sim({ type: 'sim_timer_error', message: errorInfo(error).message });
     },
