@@ -279,7 +279,10 @@ export class LogModel {
   }
 
   /** The first entry of `type` after the one at `index`, if any. */
-  firstAfter<T extends LogEntryType>(type: T, index: number): { index: number; entry: EntryOf<T> } | undefined {
+  firstAfter<T extends LogEntryType>(
+    type: T,
+    index: number,
+  ): { index: number; entry: EntryOf<T> } | undefined {
     const list = this.entries(type);
     let lo = 0;
     let hi = list.length;
