@@ -16,6 +16,7 @@ import { FakeSTT } from './fakes/stt.js';
 import { FakeTTS } from './fakes/tts.js';
 import { FakeTurnDetector } from './fakes/turn-detector.js';
 import { ScriptedVAD } from './fakes/vad.js';
+import { clonePlain } from './clone.js';
 import { checkInvariants, type Violation } from './invariants/index.js';
 import { errorInfo, type LogEntry, LogRecorder, type SimConfig } from './log.js';
 import { Rng } from './prng.js';
@@ -557,7 +558,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
     seed,
     log,
     framesBySpeech,
-    history: session.history.items.map((item) => structuredClone(item)),
+    history: session.history.items.map((item) => clonePlain(item)),
     violations: options.check === false ? [] : checkInvariants(log),
     simulatedMs: clock.now(),
   };
