@@ -98,3 +98,17 @@ describe('VirtualClock timersPerMacrotask', () => {
     expect(() => new VirtualClock({ timersPerMacrotask: Number.NaN })).toThrow(RangeError);
   });
 });
+
+describe('VirtualClock timer handles', () => {
+  it('can be cancelled through a detached cancel', async () => {
+    const clock = new VirtualClock();
+    let fired = false;
+    const { cancel } = clock.setTimer(5, () => {
+      fired = true;
+    });
+    cancel();
+    await clock.whenIdle();
+    expect(fired).toBe(false);
+    expect(clock.pendingTimers).toBe(0);
+  });
+});

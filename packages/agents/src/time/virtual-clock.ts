@@ -3,7 +3,7 @@ import { NEVER_FIRES, normalizeDelay } from './delay.js';
 
 /**
  * A pending timer, and its own handle: a simulation arms one per audio frame, so the entry is not
- * wrapped in a second object and a closure just to be cancelled.
+ * wrapped in a second object to be cancelled.
  */
 class VirtualTimer implements TimerHandle {
   constructor(
@@ -14,12 +14,11 @@ class VirtualTimer implements TimerHandle {
     public callback: (() => void) | undefined,
   ) {}
 
-  cancel(): void {
-    this.owner.cancel(this);
-  }
+  /** A property rather than a method: a handle's `cancel` may be called detached, as it always could. */
+  readonly cancel = (): void => this.owner.cancel(this);
 }
 
-/** The clock's side of a timer handle (one per clock, so no closure per timer). */
+/** The clock's side of a timer handle, one per clock. */
 interface TimerOwner {
   cancel(timer: VirtualTimer): void;
 }
