@@ -544,6 +544,22 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
   clock.setAutoAdvance(false);
 
   const log = recorder.entries;
+  return {
+    scenario,
+    seed,
+    log,
+    framesBySpeech: framesBySpeechOf(log),
+    history: session.history.items.map((item) => clonePlain(item)),
+    violations: options.check === false ? [] : checkInvariants(log),
+    simulatedMs: clock.now(),
+  };
+}
+
+/**
+ * The frames the output received, per speech. A function of its own: a loop over the whole log inside
+ * `simulate()` would make that long function hot, and the engine would then optimize all of it.
+ */
+function framesBySpeechOf(log: readonly LogEntry[]): SimulationResult['framesBySpeech'] {
   const framesBySpeech: SimulationResult['framesBySpeech'] = {};
   for (const entry of log) {
     if (entry.type === 'output_frame') {
@@ -553,13 +569,5 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
       framesBySpeech[key] = list;
     }
   }
-  return {
-    scenario,
-    seed,
-    log,
-    framesBySpeech,
-    history: session.history.items.map((item) => clonePlain(item)),
-    violations: options.check === false ? [] : checkInvariants(log),
-    simulatedMs: clock.now(),
-  };
+  return framesBySpeech;
 }
