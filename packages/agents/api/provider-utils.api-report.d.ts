@@ -1689,11 +1689,21 @@ interface VirtualClockOptions {
      * the `advance()` call that fired the timer.
      */
     onTimerError?: (error: unknown) => void;
+    /**
+     * Under auto-advance, how many timers may fire in one host macrotask. Each still fires only once every
+     * microtask the one before it queued has run (promise chains settle between timers, as with one
+     * timer per macrotask), but without a turn of the host's event loop in between: a simulation arms a
+     * timer per audio frame, and the loop's turn costs more than the frame's work. Code that waits on the
+     * host between steps of a chain (`process.nextTick`, `setImmediate`, real I/O) then sees up to this
+     * many timers fire meanwhile instead of one. Default 1.
+     */
+    timersPerMacrotask?: number;
 }
 /**
  * Time that passes only when nothing else can run. Timers due at the same instant fire in the order they
- * were created, one per host macrotask, so every promise chain a timer starts settles before the next
- * timer fires: the order of events is a pure function of the program, not of the machine's speed.
+ * were created, one per host macrotask (or several, see `timersPerMacrotask`), so every promise chain a
+ * timer starts settles before the next timer fires: the order of events is a pure function of the
+ * program, not of the machine's speed.
  *
  * "Nothing else can run" is judged from the host's queues: a task waiting on real I/O looks idle, so
  * keep real sockets and files out of code that runs on this clock.
@@ -1707,8 +1717,19 @@ declare class VirtualClock implements Clock {
     private autoAdvance;
     private readonly onTimerError;
     private stepScheduled;
+    private readonly timersPerMacrotask;
+    /** Timers fired since the current host macrotask began. */
+    private burst;
     private idleCheckScheduled;
     private idleWaiters;
+    /** One closure for every step's host macrotask rather than one per timer. */
+    private readonly stepBound;
+    /**
+     * Queued as a microtask after a timer ran: by the time it runs, the microtasks queued before it have,
+     * and the tick it asks for runs only once the host has drained the microtask queue entirely.
+     */
+    private readonly afterMicrotasksBound;
+    private readonly timerOwner;
     constructor(options?: VirtualClockOptions);
     now(): number;
     /** Number of timers still waiting to fire. */

@@ -18,14 +18,24 @@ function samplesFor(durationMs: number, sampleRate: number): number {
   return Math.round((durationMs * sampleRate) / 1000);
 }
 
+/**
+ * The last frame each kind of cached frame returned: a microphone asks for the same one fifty times a
+ * second, and building the cache key costs more than the rest of the lookup.
+ */
+let lastSilent: { durationMs: number; sampleRate: number; frame: AudioFrame } | undefined;
+let lastVoiced: { code: number; durationMs: number; sampleRate: number; frame: AudioFrame } | undefined;
+
 /** A frame of zeros. Cached: the session never writes into frames, so one object can be shared. */
 export function silentFrame(durationMs: number, sampleRate = SAMPLE_RATE): AudioFrame {
+  const last = lastSilent;
+  if (last && last.durationMs === durationMs && last.sampleRate === sampleRate) return last.frame;
   const key = `s:${durationMs}:${sampleRate}`;
   let frame = cache.get(key);
   if (!frame) {
     frame = AudioFrame.silence(sampleRate, 1, samplesFor(durationMs, sampleRate));
     cache.set(key, frame);
   }
+  lastSilent = { durationMs, sampleRate, frame };
   return frame;
 }
 
@@ -33,6 +43,10 @@ export function silentFrame(durationMs: number, sampleRate = SAMPLE_RATE): Audio
 export function voicedFrame(code: number, durationMs: number, sampleRate = SAMPLE_RATE): AudioFrame {
   if (!Number.isInteger(code) || code < 0 || code > MAX_SEGMENT_CODE) {
     throw new RangeError(`segment code must be an integer in 0..${MAX_SEGMENT_CODE}, got ${code}`);
+  }
+  const last = lastVoiced;
+  if (last && last.code === code && last.durationMs === durationMs && last.sampleRate === sampleRate) {
+    return last.frame;
   }
   const key = `v:${code}:${durationMs}:${sampleRate}`;
   let frame = cache.get(key);
@@ -44,6 +58,7 @@ export function voicedFrame(code: number, durationMs: number, sampleRate = SAMPL
     frame = new AudioFrame(data, sampleRate, 1, n);
     cache.set(key, frame);
   }
+  lastVoiced = { code, durationMs, sampleRate, frame };
   return frame;
 }
 

@@ -8,6 +8,7 @@ import type {
   TurnHandlingOptions,
 } from '@voxwire/agents';
 import type { OutputRecord } from './fakes/audio-io.js';
+import { clonePlain } from './clone.js';
 
 /** Parameters the checker needs to judge a log; recorded first so a log can be judged on its own. */
 export interface SimConfig {
@@ -142,7 +143,7 @@ export class LogRecorder {
       push({ type: 'user_input_transcribed', transcript: e.transcript, isFinal: e.isFinal, atMs: e.atMs }),
     );
     session.on('conversation_item_added', (e) =>
-      push({ type: 'conversation_item_added', item: structuredClone(e.item), atMs: e.atMs }),
+      push({ type: 'conversation_item_added', item: clonePlain(e.item), atMs: e.atMs }),
     );
     session.on('speech_created', (e) =>
       push({
@@ -168,7 +169,7 @@ export class LogRecorder {
     );
     session.on('agent_false_interruption', (e) => push({ type: 'agent_false_interruption', ...e }));
     session.on('metrics_collected', (e) =>
-      push({ type: 'metrics_collected', metrics: structuredClone(e.metrics), atMs: e.atMs }),
+      push({ type: 'metrics_collected', metrics: clonePlain(e.metrics), atMs: e.atMs }),
     );
     session.on('error', (e) =>
       push({

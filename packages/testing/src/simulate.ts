@@ -16,6 +16,7 @@ import { FakeSTT } from './fakes/stt.js';
 import { FakeTTS } from './fakes/tts.js';
 import { FakeTurnDetector } from './fakes/turn-detector.js';
 import { ScriptedVAD } from './fakes/vad.js';
+import { clonePlain } from './clone.js';
 import { checkInvariants, type Violation } from './invariants/index.js';
 import { errorInfo, type LogEntry, LogRecorder, type SimConfig } from './log.js';
 import { Rng } from './prng.js';
@@ -51,6 +52,14 @@ export interface SimulationResult {
 }
 
 const QUIET_POLL_MS = 250;
+/**
+ * Timers the clock fires per host macrotask when the world is all fakes: everything then waits on the
+ * clock or on a promise, so a turn of the event loop between timers only costs time (the loop still gets
+ * a turn this often, for a test runner's own timers). Code of the caller's (a real end-of-turn model
+ * computing on a thread, an agent's tools) may wait on the host instead, and virtual time must not run
+ * further ahead of it than it always has: one timer per macrotask then.
+ */
+const TIMERS_PER_MACROTASK = 64;
 
 /**
  * Runs the real `AgentSession` through a scenario on a `VirtualClock`, with fake providers that hear
@@ -63,6 +72,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
   const jitterFraction = Math.min(1, Math.max(0, scenario.jitter ?? 0));
   const j = (ms: number | undefined, fallback: number): number => rng.jitter(ms ?? fallback, jitterFraction);
   const clock = new VirtualClock({
+    timersPerMacrotask: options.turnDetector || options.agent ? 1 : TIMERS_PER_MACROTASK,
     onTimerError: (error) => {
       recorder.sim({ type: 'sim_timer_error', message: errorInfo(error).message });
     },
@@ -534,6 +544,22 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
   clock.setAutoAdvance(false);
 
   const log = recorder.entries;
+  return {
+    scenario,
+    seed,
+    log,
+    framesBySpeech: framesBySpeechOf(log),
+    history: session.history.items.map((item) => clonePlain(item)),
+    violations: options.check === false ? [] : checkInvariants(log),
+    simulatedMs: clock.now(),
+  };
+}
+
+/**
+ * The frames the output received, per speech. A function of its own: a loop over the whole log inside
+ * `simulate()` would make that long function hot, and the engine would then optimize all of it.
+ */
+function framesBySpeechOf(log: readonly LogEntry[]): SimulationResult['framesBySpeech'] {
   const framesBySpeech: SimulationResult['framesBySpeech'] = {};
   for (const entry of log) {
     if (entry.type === 'output_frame') {
@@ -543,13 +569,5 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
       framesBySpeech[key] = list;
     }
   }
-  return {
-    scenario,
-    seed,
-    log,
-    framesBySpeech,
-    history: session.history.items.map((item) => structuredClone(item)),
-    violations: options.check === false ? [] : checkInvariants(log),
-    simulatedMs: clock.now(),
-  };
+  return framesBySpeech;
 }

@@ -1,11 +1,26 @@
 import { type Clock, repeatWithTimers, sleepWithTimer, type TimerHandle } from './clock.js';
 import { NEVER_FIRES, normalizeDelay } from './delay.js';
 
-interface VirtualTimer {
-  readonly at: number;
-  readonly seq: number;
-  /** Dropped once the timer fires or is cancelled, so a dead entry holds no closure. */
-  callback: (() => void) | undefined;
+/**
+ * A pending timer, and its own handle: a simulation arms one per audio frame, so the entry is not
+ * wrapped in a second object to be cancelled.
+ */
+class VirtualTimer implements TimerHandle {
+  constructor(
+    private readonly owner: TimerOwner,
+    readonly at: number,
+    readonly seq: number,
+    /** Dropped once the timer fires or is cancelled, so a dead entry holds no closure. */
+    public callback: (() => void) | undefined,
+  ) {}
+
+  /** A property rather than a method: a handle's `cancel` may be called detached, as it always could. */
+  readonly cancel = (): void => this.owner.cancel(this);
+}
+
+/** The clock's side of a timer handle, one per clock. */
+interface TimerOwner {
+  cancel(timer: VirtualTimer): void;
 }
 
 export interface VirtualClockOptions {
@@ -23,15 +38,27 @@ export interface VirtualClockOptions {
    * the `advance()` call that fired the timer.
    */
   onTimerError?: (error: unknown) => void;
+  /**
+   * Under auto-advance, how many timers may fire in one host macrotask. Each still fires only once every
+   * microtask the one before it queued has run (promise chains settle between timers, as with one
+   * timer per macrotask), but without a turn of the host's event loop in between: a simulation arms a
+   * timer per audio frame, and the loop's turn costs more than the frame's work. Code that waits on the
+   * host between steps of a chain (`process.nextTick`, `setImmediate`, real I/O) then sees up to this
+   * many timers fire meanwhile instead of one. Default 1.
+   */
+  timersPerMacrotask?: number;
 }
+
+const SETTLED = Promise.resolve();
 
 /** Below this size compaction costs more than the dead entries do. */
 const MIN_COMPACT_SIZE = 64;
 
 /**
  * Time that passes only when nothing else can run. Timers due at the same instant fire in the order they
- * were created, one per host macrotask, so every promise chain a timer starts settles before the next
- * timer fires: the order of events is a pure function of the program, not of the machine's speed.
+ * were created, one per host macrotask (or several, see `timersPerMacrotask`), so every promise chain a
+ * timer starts settles before the next timer fires: the order of events is a pure function of the
+ * program, not of the machine's speed.
  *
  * "Nothing else can run" is judged from the host's queues: a task waiting on real I/O looks idle, so
  * keep real sockets and files out of code that runs on this clock.
@@ -45,13 +72,29 @@ export class VirtualClock implements Clock {
   private autoAdvance: boolean;
   private readonly onTimerError: ((error: unknown) => void) | undefined;
   private stepScheduled = false;
+  private readonly timersPerMacrotask: number;
+  /** Timers fired since the current host macrotask began. */
+  private burst = 0;
   private idleCheckScheduled = false;
   private idleWaiters: Array<() => void> = [];
+  /** One closure for every step's host macrotask rather than one per timer. */
+  private readonly stepBound = (): void => this.step();
+  /**
+   * Queued as a microtask after a timer ran: by the time it runs, the microtasks queued before it have,
+   * and the tick it asks for runs only once the host has drained the microtask queue entirely.
+   */
+  private readonly afterMicrotasksBound = (): void => process.nextTick(this.stepBound);
+  private readonly timerOwner: TimerOwner = { cancel: (timer) => this.cancel(timer) };
 
   constructor(options: VirtualClockOptions = {}) {
     this.current = options.startMs ?? 0;
     this.autoAdvance = options.autoAdvance ?? true;
     this.onTimerError = options.onTimerError;
+    const perMacrotask = options.timersPerMacrotask ?? 1;
+    if (!(perMacrotask >= 1)) {
+      throw new RangeError(`timersPerMacrotask must be at least 1, got ${options.timersPerMacrotask}`);
+    }
+    this.timersPerMacrotask = Math.floor(perMacrotask);
   }
 
   now(): number {
@@ -76,11 +119,11 @@ export class VirtualClock implements Clock {
     const delay = normalizeDelay(ms);
     // An infinite timer would drag virtual time to infinity the moment everything else is idle.
     if (delay === Number.POSITIVE_INFINITY) return NEVER_FIRES;
-    const timer: VirtualTimer = { at: this.current + delay, seq: this.seq++, callback };
+    const timer = new VirtualTimer(this.timerOwner, this.current + delay, this.seq++, callback);
     this.push(timer);
     this.live++;
     this.scheduleStep();
-    return { cancel: () => this.cancel(timer) };
+    return timer;
   }
 
   setRepeatingTimer(intervalMs: number, callback: () => void): TimerHandle {
@@ -142,25 +185,41 @@ export class VirtualClock implements Clock {
   private scheduleStep(): void {
     if (!this.autoAdvance || this.stepScheduled) return;
     this.stepScheduled = true;
+    this.burst = 0;
     // setImmediate runs only after every queued microtask has run: that is the moment when all tasks
     // are waiting on something, and in a simulation everything waits on this clock.
-    setImmediate(() => this.step());
+    setImmediate(this.stepBound);
   }
 
   private step(): void {
-    this.stepScheduled = false;
-    if (!this.autoAdvance) return;
+    // Still marked as scheduled while the timer runs: the timers it arms do not each ask for a step.
+    if (!this.autoAdvance) {
+      this.stepScheduled = false;
+      return;
+    }
     const timer = this.peek();
     if (!timer) {
+      this.stepScheduled = false;
       this.resolveIdleWaiters();
       return;
     }
     this.pop();
+    let threw = true;
     try {
       this.run(timer);
+      threw = false;
     } finally {
-      // Even when the callback throws, so one failing timer cannot freeze time for everyone else.
-      this.scheduleStep();
+      // Even when the callback throws, so one failing timer cannot freeze time for everyone else; the
+      // error then leaves from this macrotask, and the next timer gets one of its own.
+      this.stepScheduled = false;
+      if (!threw && this.live > 0 && ++this.burst < this.timersPerMacrotask) {
+        this.stepScheduled = true;
+        // A reaction on a settled promise is queued like queueMicrotask() would, without the async
+        // resource and bound function Node's queueMicrotask makes per call.
+        void SETTLED.then(this.afterMicrotasksBound);
+      } else {
+        this.scheduleStep();
+      }
     }
   }
 
@@ -209,33 +268,36 @@ export class VirtualClock implements Clock {
 
   private push(timer: VirtualTimer): void {
     const heap = this.heap;
+    let i = heap.length;
     heap.push(timer);
-    let i = heap.length - 1;
+    // Sift up by moving parents down into the hole, and place the timer once.
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (compare(heap[i]!, heap[parent]!) >= 0) break;
-      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+      const p = heap[parent]!;
+      if (compare(timer, p) >= 0) break;
+      heap[i] = p;
       i = parent;
     }
+    heap[i] = timer;
   }
 
   private pop(): VirtualTimer | undefined {
     const heap = this.heap;
     const top = heap[0];
     const last = heap.pop();
-    if (heap.length > 0 && last) {
-      heap[0] = last;
+    const n = heap.length;
+    if (n > 0 && last) {
       let i = 0;
       for (;;) {
         const l = 2 * i + 1;
+        if (l >= n) break;
         const r = l + 1;
-        let m = i;
-        if (l < heap.length && compare(heap[l]!, heap[m]!) < 0) m = l;
-        if (r < heap.length && compare(heap[r]!, heap[m]!) < 0) m = r;
-        if (m === i) break;
-        [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+        const m = r < n && compare(heap[r]!, heap[l]!) < 0 ? r : l;
+        if (compare(heap[m]!, last) >= 0) break;
+        heap[i] = heap[m]!;
         i = m;
       }
+      heap[i] = last;
     }
     return top;
   }

@@ -36,11 +36,48 @@ class AbortableIterator<T> implements AsyncIterableIterator<T> {
   private finished = false;
   /** The consumer's pending `next()`, settled early (as done) when the signal aborts. */
   private pending: ((result: IteratorResult<T>) => void) | undefined;
+  /**
+   * The `next()` that the source's step in flight answers through the shared handlers below. A consumer
+   * asks for one item at a time (as `for await` does), so one set of handlers made with the iterator
+   * serves every item, instead of an executor and two reactions made per item.
+   */
+  private sharedResolve: ((result: IteratorResult<T>) => void) | undefined;
+  private sharedReject: ((error: unknown) => void) | undefined;
+  private sharedInFlight = false;
   private readonly onAbort = (): void => {
     const settle = this.pending;
     this.pending = undefined;
     this.finish(true);
     settle?.(DONE);
+  };
+  private readonly capture = (
+    resolve: (result: IteratorResult<T>) => void,
+    reject: (error: unknown) => void,
+  ): void => {
+    this.pending = resolve;
+    this.sharedResolve = resolve;
+    this.sharedReject = reject;
+  };
+  private readonly onStep = (result: IteratorResult<T>): void => {
+    const resolve = this.takeShared();
+    // Already answered as done by an abort: the late item is dropped.
+    if (!resolve || this.pending !== resolve) return;
+    this.pending = undefined;
+    if (result.done) this.finish(false);
+    resolve(result.done ? DONE : result);
+  };
+  private readonly onStepError = (error: unknown): void => {
+    const reject = this.sharedReject;
+    const resolve = this.takeShared();
+    if (!resolve || !reject || this.pending !== resolve) return;
+    this.pending = undefined;
+    if (this.signal.aborted) {
+      this.finish(true);
+      resolve(DONE);
+      return;
+    }
+    this.finish(false);
+    reject(error);
   };
 
   constructor(
@@ -67,11 +104,29 @@ class AbortableIterator<T> implements AsyncIterableIterator<T> {
       this.finish(false);
       return Promise.reject(error);
     }
+    if (!this.sharedInFlight) {
+      const promise = new Promise<IteratorResult<T>>(this.capture);
+      this.sharedInFlight = true;
+      step.then(this.onStep, this.onStepError);
+      return promise;
+    }
+    return this.overlapping(step);
+  }
+
+  private takeShared(): ((result: IteratorResult<T>) => void) | undefined {
+    const resolve = this.sharedResolve;
+    this.sharedResolve = undefined;
+    this.sharedReject = undefined;
+    this.sharedInFlight = false;
+    return resolve;
+  }
+
+  /** A `next()` made while the shared handlers still wait on an earlier step: answered on its own. */
+  private overlapping(step: Promise<IteratorResult<T>>): Promise<IteratorResult<T>> {
     return new Promise<IteratorResult<T>>((resolve, reject) => {
       this.pending = resolve;
       step.then(
         (result) => {
-          // Already answered as done by an abort: the late item is dropped.
           if (this.pending !== resolve) return;
           this.pending = undefined;
           if (result.done) this.finish(false);

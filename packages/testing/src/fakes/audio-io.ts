@@ -85,9 +85,29 @@ class MicrophoneIterator implements AsyncIterator<AudioFrame> {
   private next_ = 0;
   private t: number;
   /** The regular frame whose audio was captured while malformed ones still go first. */
-  private captured: { frame: AudioFrame; code: number | undefined } | undefined;
+  private captured: AudioFrame | undefined;
+  private capturedCode: number | undefined;
   private finished = false;
-  private wait: { timer: TimerHandle; resolve: (result: IteratorResult<AudioFrame>) => void } | undefined;
+  /** The pending `next()`: its timer and how to answer it (fields, not an object made per frame). */
+  private waitTimer: TimerHandle | undefined;
+  private waitResolve: ((result: IteratorResult<AudioFrame>) => void) | undefined;
+  /** The frame timer's callback, made once rather than per frame. */
+  private readonly onFrameDue = (): void => {
+    const resolve = this.waitResolve;
+    if (!resolve) return;
+    this.waitTimer = undefined;
+    this.waitResolve = undefined;
+    if (this.input.stopped()) {
+      resolve(this.finish());
+      return;
+    }
+    const code = this.codeAt(this.t);
+    this.captured =
+      code === undefined ? silentFrame(this.frameMs, this.rate) : voicedFrame(code, this.frameMs, this.rate);
+    this.capturedCode = code;
+    this.t += this.frameMs;
+    resolve(this.deliver());
+  };
 
   constructor(
     private readonly options: FakeAudioInputOptions,
@@ -110,38 +130,28 @@ class MicrophoneIterator implements AsyncIterator<AudioFrame> {
     if (this.input.stopped() || this.t >= this.endAt) return Promise.resolve(this.finish());
     const { clock } = this.options;
     return new Promise((resolve) => {
-      const timer = clock.setTimer(this.t + this.frameMs - clock.now(), () => {
-        this.wait = undefined;
-        if (this.input.stopped()) {
-          resolve(this.finish());
-          return;
-        }
-        const code = this.codeAt(this.t);
-        const frame =
-          code === undefined
-            ? silentFrame(this.frameMs, this.rate)
-            : voicedFrame(code, this.frameMs, this.rate);
-        this.captured = { frame, code };
-        this.t += this.frameMs;
-        resolve(this.deliver());
-      });
-      this.wait = { timer, resolve };
+      this.waitResolve = resolve;
+      this.waitTimer = clock.setTimer(this.t + this.frameMs - clock.now(), this.onFrameDue);
     });
   }
 
   return(): Promise<IteratorResult<AudioFrame>> {
-    const wait = this.wait;
-    this.wait = undefined;
-    wait?.timer.cancel();
-    wait?.resolve(this.finish());
+    const timer = this.waitTimer;
+    const resolve = this.waitResolve;
+    this.waitTimer = undefined;
+    this.waitResolve = undefined;
+    timer?.cancel();
+    resolve?.(this.finish());
     return Promise.resolve(this.finish());
   }
 
   /** Malformed frames injected before this one go first; then the frame itself. */
   private deliver(): IteratorResult<AudioFrame> {
     if (this.input.takeBadFrame()) return { done: false, value: BAD_FRAME };
-    const { frame, code } = this.captured!;
+    const frame = this.captured!;
+    const code = this.capturedCode;
     this.captured = undefined;
+    this.capturedCode = undefined;
     this.input.delivered(code);
     return { done: false, value: frame };
   }

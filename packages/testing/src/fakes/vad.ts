@@ -96,7 +96,9 @@ class EnergyVADStream implements VADStream {
   private pendingSpeechMs = 0;
   private speechMs = 0;
   private silenceMs = 0;
+  /** Recent audio for the events' `frames`, from `bufferedFrom` on (older slots are cleared). */
   private buffered: AudioFrame[] = [];
+  private bufferedFrom = 0;
   private bufferedMs = 0;
   private ended = false;
   private readonly onFrame: ((voiced: boolean) => void) | undefined;
@@ -169,12 +171,25 @@ class EnergyVADStream implements VADStream {
   }
 
   private keep(frame: AudioFrame, durationMs: number): void {
-    this.buffered.push(frame);
+    const buffered = this.buffered;
+    buffered.push(frame);
     this.bufferedMs += durationMs;
-    while (this.bufferedMs > this.maxBufferedMs && this.buffered.length > 1) {
-      const old = this.buffered.shift()!;
+    // The oldest frames leave by moving a start index, not by shifting the whole array every frame.
+    while (this.bufferedMs > this.maxBufferedMs && buffered.length - this.bufferedFrom > 1) {
+      const old = buffered[this.bufferedFrom]!;
+      (buffered as Array<AudioFrame | undefined>)[this.bufferedFrom] = undefined;
+      this.bufferedFrom++;
       this.bufferedMs -= (old.samplesPerChannel * 1000) / old.sampleRate;
     }
+    if (this.bufferedFrom >= 256 && this.bufferedFrom * 2 >= buffered.length) {
+      this.buffered = buffered.slice(this.bufferedFrom);
+      this.bufferedFrom = 0;
+    }
+  }
+
+  /** The audio kept, oldest first. */
+  private keptFrames(): AudioFrame[] {
+    return this.buffered.slice(this.bufferedFrom);
   }
 
   private decide(voiced: boolean): void {
@@ -190,7 +205,7 @@ class EnergyVADStream implements VADStream {
           // Where the speech began, as the spec says (not where it was confirmed).
           timestampMs: this.positionMs - this.speechMs,
           speechDurationMs: this.speechMs,
-          frames: [...this.buffered],
+          frames: this.keptFrames(),
         });
       }
     } else if (voiced) {
@@ -206,9 +221,10 @@ class EnergyVADStream implements VADStream {
           // Where the speech ended, as the spec says (not where the silence was confirmed).
           timestampMs: this.positionMs - this.silenceMs,
           silenceDurationMs: this.silenceMs,
-          frames: [...this.buffered],
+          frames: this.keptFrames(),
         });
         this.buffered = [];
+        this.bufferedFrom = 0;
         this.bufferedMs = 0;
       }
     }

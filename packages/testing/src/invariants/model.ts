@@ -116,6 +116,7 @@ export class LogModel {
   /** Segments the VAD hears as one utterance (gaps shorter than its min silence). */
   readonly utterances: Array<VoicedSpan & { parts: Array<{ start: number; end: number }> }> = [];
   readonly byType = new Map<LogEntryType, number[]>();
+  private readonly entriesByType = new Map<LogEntryType, ReadonlyArray<{ index: number; entry: LogEntry }>>();
   /** Indexes of the entries that name each speech (`speechId`), in log order. */
   readonly bySpeech = new Map<string, number[]>();
   /** Items added to the conversation, in order. */
@@ -267,8 +268,30 @@ export class LogModel {
     return this.byType.get(type) ?? [];
   }
 
-  entries<T extends LogEntryType>(type: T): Array<{ index: number; entry: EntryOf<T> }> {
-    return this.indexes(type).map((index) => ({ index, entry: this.log[index] as EntryOf<T> }));
+  /** The entries of one type, in log order. Made once per type: every check asks for the same few. */
+  entries<T extends LogEntryType>(type: T): ReadonlyArray<{ index: number; entry: EntryOf<T> }> {
+    let list = this.entriesByType.get(type);
+    if (!list) {
+      list = this.indexes(type).map((index) => ({ index, entry: this.log[index]! }));
+      this.entriesByType.set(type, list);
+    }
+    return list as ReadonlyArray<{ index: number; entry: EntryOf<T> }>;
+  }
+
+  /** The first entry of `type` after the one at `index`, if any. */
+  firstAfter<T extends LogEntryType>(
+    type: T,
+    index: number,
+  ): { index: number; entry: EntryOf<T> } | undefined {
+    const list = this.entries(type);
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid]!.index > index) hi = mid;
+      else lo = mid + 1;
+    }
+    return list[lo];
   }
 
   /**

@@ -49,7 +49,7 @@ export function checkS1(m: LogModel, report: Report): void {
       .speech(entry.speechId ?? '')
       ?.interrupts.some((i) => i > index && m.at(i).atMs <= deadline);
     if (cutBefore) continue;
-    const nextFrame = m.entries('output_frame').find(({ index: i }) => i > index);
+    const nextFrame = m.firstAfter('output_frame', index);
     if (nextFrame && nextFrame.entry.atMs <= deadline) continue;
     if (m.agentState.at(deadline) === 'speaking') {
       report(

@@ -242,7 +242,7 @@ export class InputPipeline {
         this.vadAudioOf = stream;
         this.vadAudio.pushed(frame.durationMs, this.deps.clock.now());
       }
-      this.pushFailed.delete(source);
+      if (this.pushFailed.size > 0) this.pushFailed.delete(source);
     } catch (error) {
       if (this.pushFailed.has(source)) return;
       this.pushFailed.add(source);
@@ -292,9 +292,10 @@ export class InputPipeline {
    */
   private followFormat(frame: AudioFrame): void {
     const previous = this.format;
+    // Every frame passes here: the usual unchanged format costs a comparison, not an allocation.
+    if (previous && previous.sampleRate === frame.sampleRate && previous.channels === frame.channels) return;
     this.format = { sampleRate: frame.sampleRate, channels: frame.channels };
-    if (!previous || (previous.sampleRate === frame.sampleRate && previous.channels === frame.channels))
-      return;
+    if (!previous) return;
     if (!this.deps.providers.vad) return;
     this.deps.reporter.trace({
       type: 'vad_restarted',

@@ -5,25 +5,49 @@
  * add that delay to every turn's endpointing; dating it by when that audio arrived does not.
  */
 export class PushedAudioClock {
-  /** Recent pushes, oldest first: the audio each ended at (ms of the stream) and when it was pushed. */
-  private readonly pushes: Array<{ endMs: number; atMs: number }> = [];
+  /**
+   * Recent pushes in a ring, oldest first from `first`: the audio each ended at (ms of the stream) and
+   * when it was pushed. Typed arrays rather than an array of records: a push comes with every input
+   * frame, and shifting the oldest out of a full array moved every other entry each time.
+   */
+  private readonly endMs: Float64Array;
+  private readonly atMs: Float64Array;
+  private first = 0;
+  private count = 0;
   /** Where the oldest push kept began. */
   private startMs = 0;
   private positionMs = 0;
 
-  constructor(private readonly capacity = 512) {}
+  constructor(private readonly capacity = 512) {
+    this.endMs = new Float64Array(capacity);
+    this.atMs = new Float64Array(capacity);
+  }
 
   /** Starts a new stream's timeline (its positions start at 0 again). */
   reset(): void {
-    this.pushes.length = 0;
+    this.first = 0;
+    this.count = 0;
     this.startMs = 0;
     this.positionMs = 0;
   }
 
   pushed(durationMs: number, atMs: number): void {
     this.positionMs += durationMs;
-    this.pushes.push({ endMs: this.positionMs, atMs });
-    if (this.pushes.length > this.capacity) this.startMs = this.pushes.shift()!.endMs;
+    const capacity = this.capacity;
+    if (capacity === 0) {
+      this.startMs = this.positionMs;
+      return;
+    }
+    if (this.count === capacity) {
+      // Full: the oldest push gives way, and the audio it carried is no longer known.
+      this.startMs = this.endMs[this.first]!;
+      this.first = (this.first + 1) % capacity;
+      this.count--;
+    }
+    const slot = (this.first + this.count) % capacity;
+    this.endMs[slot] = this.positionMs;
+    this.atMs[slot] = atMs;
+    this.count++;
   }
 
   /**
@@ -31,17 +55,17 @@ export class PushedAudioClock {
    * after it in that push. Undefined when it is not among the recent pushes.
    */
   timeOf(positionMs: number): number | undefined {
-    if (!(positionMs >= this.startMs && positionMs <= this.positionMs) || this.pushes.length === 0)
-      return undefined;
+    if (!(positionMs >= this.startMs && positionMs <= this.positionMs) || this.count === 0) return undefined;
+    const capacity = this.capacity;
     // The first push ending at or after the position carries it.
     let lo = 0;
-    let hi = this.pushes.length - 1;
+    let hi = this.count - 1;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (this.pushes[mid]!.endMs < positionMs) lo = mid + 1;
+      if (this.endMs[(this.first + mid) % capacity]! < positionMs) lo = mid + 1;
       else hi = mid;
     }
-    const push = this.pushes[lo]!;
-    return push.atMs - (push.endMs - positionMs);
+    const slot = (this.first + lo) % capacity;
+    return this.atMs[slot]! - (this.endMs[slot]! - positionMs);
   }
 }
