@@ -20,16 +20,17 @@ export interface PlacementSettings {
 }
 
 /**
- * Chosen by measurement on the whole-session benchmark (plugins/silero/README.md, "Placement"): one
- * session's inference takes about 0.5% of the main thread, 25 sessions' about 3% and 100 sessions' about
- * 10%. Up to 25 sessions inline costs less CPU and RSS than workers at no cost in loop lag; at 100 the
- * batches inline start to show in the event loop's p99 delay. The start share sits between the two; the
- * return share is 2.5 times lower and must hold for a minute, so a load near the threshold, or a burst of
- * backlogged streams, does not start and retire workers over and over.
+ * Chosen by measurement on the whole-session benchmark (README, "Placement"; 2-core virtual machine):
+ * inference inline takes about 1.5% of the main thread at 1 session, 3% at 25, 8% at 100, 15% at 150 and
+ * 20-25% at 200. Up to 100 sessions inline costs less CPU and RSS than workers and the event loop's p99
+ * delay stays within 1 ms of theirs; at 150 it is 5 ms worse, at 200 the batches inline hold up turns (p95
+ * latency +70 ms). The start share sits between 100 and 150 sessions; the return share is 2.4 times lower
+ * and must hold for a minute, so a load near the threshold, or a burst of backlogged streams, does not
+ * start and retire workers over and over.
  */
 export const DEFAULT_PLACEMENT: Readonly<PlacementSettings> = {
-  startShare: 0.1,
-  returnShare: 0.04,
+  startShare: 0.12,
+  returnShare: 0.05,
   windowMs: 2000,
   returnAfterMs: 60_000,
   retryAfterMs: 30_000,
