@@ -148,16 +148,7 @@ export class WorkerExecutor implements InferenceExecutor {
     };
     const file = fileURLToPath(workerUrl);
     const worker = startWorker(
-      (execArgv) =>
-        new Worker(file, {
-          workerData: init,
-          name: 'silero-vad-inference',
-          execArgv,
-          // The worker allocates almost nothing per batch (tensors are bound once), so V8's default young
-          // generation (16 MiB semi-spaces) only holds RSS: capped, it saves about 7 MiB per worker at
-          // no measurable CPU cost (README, "Placement").
-          resourceLimits: { maxYoungGenerationSizeMb: 1 },
-        }),
+      (execArgv) => new Worker(file, { workerData: init, name: 'silero-vad-inference', execArgv }),
       process.execArgv,
     );
     const graphs = await new Promise<GraphReport>((resolve, reject) => {

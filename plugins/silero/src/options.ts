@@ -26,9 +26,9 @@ export interface SileroVADOptions {
   workers?: number;
   /**
    * Where inference runs. `auto` (default): on the main thread while inference takes a small share of
-   * it, in `workers` worker threads, started then, once it takes more than 12% over 2 s, and back on the
-   * main thread after a minute below 5% (see the README's "Placement"); always the main thread when
-   * the built worker file is not there (running from TypeScript sources). `workers`: worker threads from
+   * it, in `workers` worker threads, started then, once it takes more than 15% over 2 s, and back on the
+   * main thread after a minute below 6% (see the README's "Placement"); always the main thread when
+   * no worker file is found (TypeScript sources run without tsx, as test runners do). `workers`: worker threads from
    * the start. `main-thread`: never worker threads.
    */
   inference?: 'auto' | 'workers' | 'main-thread';

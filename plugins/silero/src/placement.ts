@@ -21,16 +21,18 @@ export interface PlacementSettings {
 
 /**
  * Chosen by measurement on the whole-session benchmark (README, "Placement"; 2-core virtual machine):
- * inference inline takes about 1.5% of the main thread at 1 session, 3% at 25, 8% at 100, 15% at 150 and
- * 20-25% at 200. Up to 100 sessions inline costs less CPU and RSS than workers and the event loop's p99
- * delay stays within 1 ms of theirs; at 150 it is 5 ms worse, at 200 the batches inline hold up turns (p95
- * latency +70 ms). The start share sits between 100 and 150 sessions; the return share is 2.4 times lower
- * and must hold for a minute, so a load near the threshold, or a burst of backlogged streams, does not
- * start and retire workers over and over.
+ * inference inline takes about 1.5% of the main thread at 1 session, 3% at 25, 8% at 100, 12-16% at 150
+ * and 17-27% at 200. Up to 100 sessions inline costs less CPU and RSS than workers and the event loop's
+ * p99 delay stays within 1 ms of theirs; at 150 it is 5 ms worse, at 200 the batches inline hold up
+ * turns (p95 latency +70 ms). The share is wall time, so a busy machine inflates it: at 12% a noisy
+ * 100-session run crossed it, and starting the workers mid-run costs a burst of CPU (their start-up)
+ * that shows in that run's latency. 15% keeps 100 sessions inline and moves 200. The return share is
+ * 2.5 times lower and must hold for a minute, so a load near the threshold, or a burst of backlogged
+ * streams, does not start and retire workers over and over.
  */
 export const DEFAULT_PLACEMENT: Readonly<PlacementSettings> = {
-  startShare: 0.12,
-  returnShare: 0.05,
+  startShare: 0.15,
+  returnShare: 0.06,
   windowMs: 2000,
   returnAfterMs: 60_000,
   retryAfterMs: 30_000,

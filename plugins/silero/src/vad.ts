@@ -49,7 +49,7 @@ export class SileroVAD implements VAD {
   /**
    * How this instance places inference: `workers` or `main-thread` as asked, or `auto` (the default when
    * the built worker file is found): on the main thread while inference is light, in worker threads once
-   * it takes more than a few percent of the main thread. `placement` says where it runs now.
+   * it takes more than 15% of the main thread. `placement` says where it runs now.
    */
   readonly inference: 'auto' | 'workers' | 'main-thread';
   /**
