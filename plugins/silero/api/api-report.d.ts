@@ -63,9 +63,9 @@ interface SileroVADOptions {
     workers?: number;
     /**
      * Where inference runs. `auto` (default): on the main thread while inference takes a small share of
-     * it, in `workers` worker threads, started then, once it takes more than 12% over 2 s, and back on the
-     * main thread after a minute below 5% (see the README's "Placement"); always the main thread when
-     * the built worker file is not there (running from TypeScript sources). `workers`: worker threads from
+     * it, in `workers` worker threads, started then, once it takes more than 15% over 2 s, and back on the
+     * main thread after a minute below 6% (see the README's "Placement"); always the main thread when
+     * no worker file is found (TypeScript sources run without tsx, as test runners do). `workers`: worker threads from
      * the start. `main-thread`: never worker threads.
      */
     inference?: 'auto' | 'workers' | 'main-thread';
@@ -146,7 +146,7 @@ declare class SileroVAD implements VAD {
     /**
      * How this instance places inference: `workers` or `main-thread` as asked, or `auto` (the default when
      * the built worker file is found): on the main thread while inference is light, in worker threads once
-     * it takes more than a few percent of the main thread. `placement` says where it runs now.
+     * it takes more than 15% of the main thread. `placement` says where it runs now.
      */
     readonly inference: 'auto' | 'workers' | 'main-thread';
     /**
