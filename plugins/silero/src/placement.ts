@@ -22,9 +22,9 @@ export interface PlacementSettings {
 /**
  * Chosen by measurement on the whole-session benchmark (README, "Placement"; 2-core virtual machine):
  * inference inline takes about 1.5% of the main thread at 1 session, 3% at 25, 8% at 100, 12-16% at 150
- * and 17-27% at 200. Up to 100 sessions inline costs less CPU and RSS than workers and the event loop's
- * p99 delay stays within 1 ms of theirs; at 150 it is 5 ms worse, at 200 the batches inline hold up
- * turns (p95 latency +70 ms). The share is wall time, so a busy machine inflates it: at 12% a noisy
+ * and 17-27% at 200. Up to 100 sessions inline costs less CPU and RSS than workers, for an event-loop p99
+ * delay 1-7 ms higher and replies at most 1 ms later; at 150 the delay is 5 ms worse, at 200 the
+ * batches inline hold up turns (p95 latency +70 ms). The share is wall time, so a busy machine inflates it: at 12% a noisy
  * 100-session run crossed it, and starting the workers mid-run costs a burst of CPU (their start-up)
  * that shows in that run's latency. 15% keeps 100 sessions inline and moves 200. The return share is
  * 2.5 times lower and must hold for a minute, so a load near the threshold, or a burst of backlogged

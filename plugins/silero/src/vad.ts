@@ -186,7 +186,7 @@ function chooseInference(options: ResolvedOptions): { mode: Mode; workerUrl?: UR
   if (!warnedInline) {
     warnedInline = true;
     process.emitWarning(
-      'Silero VAD is running inference on the main thread: the built worker (plugins/silero/dist/inference-worker.js) was not found. Run `pnpm build` once to infer in worker threads as production does.',
+      'Silero VAD is running inference on the main thread only: the built worker (plugins/silero/dist/inference-worker.js) was not found, so inference cannot move to worker threads under load as in production. Run `pnpm build` once.',
       { code: 'VOXWIRE_SILERO_INLINE' },
     );
   }
