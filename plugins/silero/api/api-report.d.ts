@@ -59,11 +59,14 @@ interface SileroVADOptions {
     forceCPU?: boolean;
     /** onnxruntime intra-op threads per session. Default 1: parallelism comes from `workers`. */
     threads?: number;
-    /** Inference worker threads shared by every stream in the process. Default: available cores, at most 4. */
+    /** Inference worker threads shared by every stream in the process (with `auto`, once started). Default: available cores, at most 4. */
     workers?: number;
     /**
-     * Where inference runs. `auto` (default) uses worker threads when the built worker file is present
-     * (always in the published package) and the calling thread otherwise (running from TypeScript sources).
+     * Where inference runs. `auto` (default): on the main thread while inference takes a small share of
+     * it, in `workers` worker threads, started then, once it takes more than 15% over 2 s, and back on the
+     * main thread after a minute below 6% (see the README's "Placement"); always the main thread when
+     * no worker file is found (TypeScript sources run without tsx, as test runners do). `workers`: worker threads from
+     * the start. `main-thread`: never worker threads.
      */
     inference?: 'auto' | 'workers' | 'main-thread';
     /** Most streams per inference call. Default 64. */
@@ -123,8 +126,9 @@ declare class SileroWorkerStartError extends VoxwireError {
 /** The model shipped in this package. */
 declare const DEFAULT_MODEL_PATH: string;
 /**
- * Silero voice activity detection. `SileroVAD.load()` opens the model once per process (in worker
- * threads by default); every stream shares it and keeps its own recurrent state.
+ * Silero voice activity detection. `SileroVAD.load()` opens the model once per process (on the main
+ * thread, moving to worker threads when the load needs them); every stream shares it and keeps its own
+ * recurrent state.
  *
  * ```ts
  * const vad = await SileroVAD.load({ minSilenceDurationMs: 400 });
@@ -139,8 +143,12 @@ declare class SileroVAD implements VAD {
     readonly label = "silero";
     readonly minSilenceDurationMs: number;
     readonly minSpeechDurationMs: number;
-    /** Where inference runs for this instance. */
-    readonly inference: 'workers' | 'main-thread';
+    /**
+     * How this instance places inference: `workers` or `main-thread` as asked, or `auto` (the default when
+     * the built worker file is found): on the main thread while inference is light, in worker threads once
+     * it takes more than 15% of the main thread. `placement` says where it runs now.
+     */
+    readonly inference: 'auto' | 'workers' | 'main-thread';
     /**
      * The graph that runs at this instance's `sampleRate`: `original` when asked for, or when the batched
      * rebuild did not match this model file (a warning then says why).
@@ -154,6 +162,8 @@ declare class SileroVAD implements VAD {
      * naming the path, when the file is missing or cannot be loaded.
      */
     static load(options?: SileroVADOptions): Promise<SileroVAD>;
+    /** Where the process's inference for this configuration runs now. */
+    get placement(): 'workers' | 'main-thread';
     stream(options?: ProviderCallOptions): SileroVADStream;
     /** Closes this instance's streams and releases its use of the shared model; the last user stops the workers. */
     close(): Promise<void>;

@@ -22,11 +22,14 @@ export interface SileroVADOptions {
   forceCPU?: boolean;
   /** onnxruntime intra-op threads per session. Default 1: parallelism comes from `workers`. */
   threads?: number;
-  /** Inference worker threads shared by every stream in the process. Default: available cores, at most 4. */
+  /** Inference worker threads shared by every stream in the process (with `auto`, once started). Default: available cores, at most 4. */
   workers?: number;
   /**
-   * Where inference runs. `auto` (default) uses worker threads when the built worker file is present
-   * (always in the published package) and the calling thread otherwise (running from TypeScript sources).
+   * Where inference runs. `auto` (default): on the main thread while inference takes a small share of
+   * it, in `workers` worker threads, started then, once it takes more than 15% over 2 s, and back on the
+   * main thread after a minute below 6% (see the README's "Placement"); always the main thread when
+   * no worker file is found (TypeScript sources run without tsx, as test runners do). `workers`: worker threads from
+   * the start. `main-thread`: never worker threads.
    */
   inference?: 'auto' | 'workers' | 'main-thread';
   /** Most streams per inference call. Default 64. */

@@ -1,5 +1,7 @@
 import { type ExecutorSettings, type InferenceExecutor, InlineExecutor, WorkerExecutor } from './executor.js';
 import type { GraphReport } from './model-loader.js';
+import type { Placement, PlacementPolicy } from './placement.js';
+import { messageOf } from './session.js';
 import { contextSize, type ModelSampleRate, maxStepsFor, STATE_WIDTH, windowSize } from './protocol.js';
 
 /**
@@ -33,6 +35,16 @@ export interface PoolSettings extends ExecutorSettings {
 }
 
 export type ExecutorFactory = (settings: ExecutorSettings) => Promise<InferenceExecutor>;
+
+/**
+ * `inference: 'auto'`: the pool's own executor runs on the main thread, and `settings.executors` workers
+ * start from `workers` only when the policy says the load needs them.
+ */
+export interface AutoPlacement {
+  workers: ExecutorFactory;
+  policy: PlacementPolicy;
+  warn(message: string): void;
+}
 
 /** Below this many rows per worker, splitting a batch costs more CPU than the parallelism saves. */
 const MIN_SPLIT = 8;
@@ -81,6 +93,9 @@ class JobQueue {
 interface Slot {
   executor: InferenceExecutor | undefined;
   busy: boolean;
+  /** An auto pool's worker that is being retired: it takes no new batch and closes once idle. */
+  retiring: boolean;
+  readonly inWorker: boolean;
   count: number;
   steps: number;
   rate: ModelSampleRate;
@@ -97,6 +112,12 @@ interface Slot {
  */
 export class InferencePool {
   private readonly slots: Slot[] = [];
+  /** Retired auto workers still running their last batch. */
+  private readonly retiring = new Set<Slot>();
+  /** The slots batches go to now: every slot, or for an auto pool its inline slot or its workers. */
+  private current: Slot[] = this.slots;
+  private workerSlots: Slot[] = [];
+  private startingWorkers = false;
   private readonly queues: Record<ModelSampleRate, JobQueue> = {
     8000: new JobQueue(),
     16000: new JobQueue(),
@@ -118,12 +139,18 @@ export class InferencePool {
   private constructor(
     readonly settings: PoolSettings,
     private readonly factory: ExecutorFactory,
+    private readonly auto: AutoPlacement | undefined,
   ) {}
 
-  static async create(settings: PoolSettings, factory: ExecutorFactory): Promise<InferencePool> {
-    const pool = new InferencePool(settings, factory);
+  /** With `auto`, the pool opens one executor from `factory` (the main thread's) and its workers later. */
+  static async create(
+    settings: PoolSettings,
+    factory: ExecutorFactory,
+    auto?: AutoPlacement,
+  ): Promise<InferencePool> {
+    const pool = new InferencePool(settings, factory, auto);
     const executors = await Promise.allSettled(
-      Array.from({ length: settings.executors }, () => factory(settings)),
+      Array.from({ length: auto ? 1 : settings.executors }, () => factory(settings)),
     );
     const failed = executors.find((r) => r.status === 'rejected');
     if (failed) {
@@ -133,7 +160,7 @@ export class InferencePool {
       throw (failed as PromiseRejectedResult).reason;
     }
     for (const result of executors) {
-      pool.addSlot((result as PromiseFulfilledResult<InferenceExecutor>).value);
+      pool.slots.push(pool.makeSlot((result as PromiseFulfilledResult<InferenceExecutor>).value, false));
     }
     pool.graphReport = (executors[0] as PromiseFulfilledResult<InferenceExecutor>).value.graphs;
     return pool;
@@ -142,6 +169,11 @@ export class InferencePool {
   /** Which graph runs at each rate: every executor opens the same file the same way. */
   get graphs(): GraphReport {
     return this.graphReport;
+  }
+
+  /** Where an auto pool runs new batches now (a pool that is not auto always says main-thread). */
+  get placement(): Placement {
+    return this.current === this.workerSlots ? 'workers' : 'main-thread';
   }
 
   /** The stream accepts audio: the batcher waits for its windows before the deadline. */
@@ -178,13 +210,16 @@ export class InferencePool {
       const queue = this.queues[rate];
       while (queue.size > 0) queue.shift().queued = false;
     }
-    await Promise.all(this.slots.map((slot) => slot.executor?.close().catch(() => undefined)));
+    const all = [...this.slots, ...this.workerSlots, ...this.retiring];
+    await Promise.all(all.map((slot) => slot.executor?.close().catch(() => undefined)));
   }
 
-  private addSlot(executor: InferenceExecutor): void {
+  private makeSlot(executor: InferenceExecutor, inWorker: boolean): Slot {
     const slot: Slot = {
       executor,
       busy: false,
+      retiring: false,
+      inWorker,
       count: 0,
       steps: 0,
       rate: 16000,
@@ -192,7 +227,7 @@ export class InferencePool {
       onDone: (inferenceMs) => this.finish(slot, inferenceMs),
       onError: (error) => this.fail(slot, error),
     };
-    this.slots.push(slot);
+    return slot;
   }
 
   private scheduleDispatch(): void {
@@ -207,7 +242,7 @@ export class InferencePool {
     if (this.closed) return;
     const now = performance.now();
     let waiting = false;
-    for (const slot of this.slots) {
+    for (const slot of this.current) {
       if (slot.busy || !slot.executor) continue;
       const rate = this.pickQueue(now);
       if (rate === undefined) {
@@ -275,7 +310,7 @@ export class InferencePool {
     const backlog = take > this.settings.maxBatch || (queue.head as InferenceJob).availableWindows() > 1;
     if (backlog && take >= 2 * MIN_SPLIT) {
       let idle = 0;
-      for (const s of this.slots) if (!s.busy && s.executor) idle++;
+      for (const s of this.current) if (!s.busy && s.executor) idle++;
       if (idle > 1) take = Math.ceil(take / idle);
     }
     take = Math.min(take, this.settings.maxBatch);
@@ -320,6 +355,7 @@ export class InferencePool {
       job.inFlight = false;
       job.resume();
     }
+    if (this.auto) this.observe(slot, inferenceMs);
     this.dispatch();
   }
 
@@ -327,7 +363,13 @@ export class InferencePool {
     const failure = error instanceof Error ? error : new Error(String(error));
     const count = slot.count;
     this.release(slot);
-    if (slot.executor instanceof WorkerExecutor && !slot.executor.alive) this.respawn(slot);
+    if (this.auto && slot.inWorker) {
+      if (isDead(slot.executor)) {
+        this.workersDied(slot, failure, count);
+        return;
+      }
+      if (slot.retiring) this.closeSlot(slot);
+    } else if (slot.executor instanceof WorkerExecutor && !slot.executor.alive) this.respawn(slot);
     for (let i = 0; i < count; i++) {
       const job = slot.jobs[i] as InferenceJob;
       slot.jobs[i] = undefined;
@@ -341,6 +383,110 @@ export class InferencePool {
     slot.busy = false;
     this.inFlight[slot.rate] -= slot.count;
     slot.count = 0;
+  }
+
+  /** Auto placement: feeds the policy and moves batches between the main thread and the workers. */
+  private observe(slot: Slot, inferenceMs: number): void {
+    const auto = this.auto as AutoPlacement;
+    const now = performance.now();
+    if (slot.retiring) {
+      this.closeSlot(slot);
+    } else if (slot.inWorker) {
+      if (auto.policy.ranInWorker(inferenceMs, now)) this.retireWorkers();
+    } else if (auto.policy.ranInline(inferenceMs, now) && !this.startingWorkers) {
+      if (this.workerSlots.length === 0) this.startWorkers();
+    }
+  }
+
+  /**
+   * Starts the workers while the main thread goes on running batches; batches move to the workers once
+   * they are ready. Switching between batches is safe because streams own their states: a stream has at
+   * most one window in flight, wherever it runs, and its state is written back only when that batch ends.
+   */
+  private startWorkers(): void {
+    const auto = this.auto as AutoPlacement;
+    const wanted = this.settings.executors;
+    this.startingWorkers = true;
+    const starting = Array.from({ length: wanted }, () => auto.workers(this.settings));
+    void Promise.allSettled(starting).then((results) => {
+      this.startingWorkers = false;
+      const started: InferenceExecutor[] = [];
+      let failure: unknown;
+      for (const r of results) {
+        if (r.status === 'fulfilled') started.push(r.value);
+        else failure ??= r.reason;
+      }
+      if (this.closed) {
+        for (const executor of started) void executor.close().catch(() => undefined);
+        return;
+      }
+      const now = performance.now();
+      if (started.length === 0) {
+        auto.policy.workersFailed(now);
+        auto.warn(
+          `Silero VAD keeps inference on the main thread: its worker threads could not start (${messageOf(failure)}); it tries again in ${auto.policy.settings.retryAfterMs / 1000} s if the load still needs them`,
+        );
+        return;
+      }
+      if (failure !== undefined) {
+        auto.warn(
+          `Silero VAD runs inference in ${started.length} of ${wanted} worker threads: the others could not start (${messageOf(failure)})`,
+        );
+      }
+      this.workerSlots = started.map((executor) => this.makeSlot(executor, true));
+      this.current = this.workerSlots;
+      auto.policy.workersStarted(now);
+      this.dispatch();
+    });
+  }
+
+  /** Back to the main thread: the workers take no new batch and close once their last one is done. */
+  private retireWorkers(): void {
+    const retiring = this.workerSlots;
+    this.workerSlots = [];
+    this.current = this.slots;
+    (this.auto as AutoPlacement).policy.returnedInline();
+    for (const slot of retiring) {
+      slot.retiring = true;
+      if (slot.busy) this.retiring.add(slot);
+      else this.closeSlot(slot);
+    }
+  }
+
+  private closeSlot(slot: Slot): void {
+    this.retiring.delete(slot);
+    // After close() the pool closes every executor itself, and a batch may still read its views.
+    if (this.closed) return;
+    const executor = slot.executor;
+    slot.executor = undefined;
+    void executor?.close().catch(() => undefined);
+  }
+
+  /**
+   * An auto pool's worker died during a batch. The batch never ended, so its streams' states are as
+   * they were before it and their windows are still buffered: the streams queue the same windows again
+   * and they run on the main thread, with nothing lost or repeated. The other workers are retired too
+   * (what killed one is likely to kill the next) until the policy tries again.
+   */
+  private workersDied(slot: Slot, failure: Error, count: number): void {
+    for (let i = 0; i < count; i++) {
+      const job = slot.jobs[i] as InferenceJob;
+      slot.jobs[i] = undefined;
+      job.inFlight = false;
+      job.resume();
+    }
+    const wasCurrent = this.workerSlots.includes(slot);
+    slot.retiring = true;
+    this.closeSlot(slot);
+    if (wasCurrent) {
+      const auto = this.auto as AutoPlacement;
+      this.retireWorkers();
+      auto.policy.workersFailed(performance.now());
+      auto.warn(
+        `Silero VAD moved inference back to the main thread: ${failure.message}; it tries again in ${auto.policy.settings.retryAfterMs / 1000} s if the load still needs workers`,
+      );
+    }
+    this.dispatch();
   }
 
   private respawn(slot: Slot): void {
@@ -361,6 +507,11 @@ export class InferencePool {
     };
     attempt();
   }
+}
+
+/** Whether an executor reports that its thread is gone (a fake or inline executor never does). */
+function isDead(executor: InferenceExecutor | undefined): boolean {
+  return executor !== undefined && (executor as { alive?: boolean }).alive === false;
 }
 
 function packState(from: Float32Array, to: Float32Array, row: number, batch: number): void {

@@ -25,7 +25,8 @@ describe('inference workers when running from sources', () => {
     const script = `
       process.on('warning', (w) => console.log('warning', w.code ?? w.name));
       const { SileroVAD } = await import(${JSON.stringify(index)});
-      const vad = await SileroVAD.load();
+      // 'auto' would start its workers only under load; this is about the workers starting from sources.
+      const vad = await SileroVAD.load({ inference: 'workers' });
       const stream = vad.stream();
       const { AudioFrame } = await import('@voxwire/agents');
       for (let i = 0; i < 20; i++) stream.pushFrame(new AudioFrame(new Int16Array(320), 16000, 1, 320));

@@ -5,7 +5,14 @@ import { SileroWorkerStartError } from './worker-start.js';
 import { defaultWorkerUrl } from './executor.js';
 import { checkModelFile } from './model-file.js';
 import { type ResolvedOptions, resolveOptions, type SileroVADOptions } from './options.js';
-import { createExecutorFactory, type ExecutorFactory, InferencePool, type PoolSettings } from './pool.js';
+import { type Placement, PlacementPolicy } from './placement.js';
+import {
+  type AutoPlacement,
+  createExecutorFactory,
+  type ExecutorFactory,
+  InferencePool,
+  type PoolSettings,
+} from './pool.js';
 import { defaultModelPath } from './model-loader.js';
 import { messageOf } from './session.js';
 import { publicStream, type SileroVADStream, StreamCore } from './stream.js';
@@ -21,16 +28,13 @@ interface PoolEntry {
 /** One pool (model sessions and workers) per distinct configuration in the process, shared by every VAD. */
 const pools = new Map<string, PoolEntry>();
 let warnedInline = false;
-let construct: (
-  options: ResolvedOptions,
-  pool: InferencePool,
-  key: string,
-  inference: 'workers' | 'main-thread',
-) => SileroVAD;
+type Mode = 'auto' | Placement;
+let construct: (options: ResolvedOptions, pool: InferencePool, key: string, inference: Mode) => SileroVAD;
 
 /**
- * Silero voice activity detection. `SileroVAD.load()` opens the model once per process (in worker
- * threads by default); every stream shares it and keeps its own recurrent state.
+ * Silero voice activity detection. `SileroVAD.load()` opens the model once per process (on the main
+ * thread, moving to worker threads when the load needs them); every stream shares it and keeps its own
+ * recurrent state.
  *
  * ```ts
  * const vad = await SileroVAD.load({ minSilenceDurationMs: 400 });
@@ -42,8 +46,12 @@ export class SileroVAD implements VAD {
   readonly label = 'silero';
   readonly minSilenceDurationMs: number;
   readonly minSpeechDurationMs: number;
-  /** Where inference runs for this instance. */
-  readonly inference: 'workers' | 'main-thread';
+  /**
+   * How this instance places inference: `workers` or `main-thread` as asked, or `auto` (the default when
+   * the built worker file is found): on the main thread while inference is light, in worker threads once
+   * it takes more than 15% of the main thread. `placement` says where it runs now.
+   */
+  readonly inference: 'auto' | 'workers' | 'main-thread';
   /**
    * The graph that runs at this instance's `sampleRate`: `original` when asked for, or when the batched
    * rebuild did not match this model file (a warning then says why).
@@ -60,7 +68,7 @@ export class SileroVAD implements VAD {
     readonly options: Readonly<ResolvedOptions>,
     private readonly pool: InferencePool,
     private readonly poolKey: string,
-    inference: 'workers' | 'main-thread',
+    inference: Mode,
   ) {
     this.minSilenceDurationMs = options.minSilenceDurationMs;
     this.minSpeechDurationMs = options.minSpeechDurationMs;
@@ -75,7 +83,20 @@ export class SileroVAD implements VAD {
   static async load(options: SileroVADOptions = {}): Promise<SileroVAD> {
     const resolved = resolveOptions(options, DEFAULT_MODEL_PATH);
     const { mode, workerUrl } = chooseInference(resolved);
-    return openVAD(resolved, mode, createExecutorFactory(mode, workerUrl), workerUrl?.href ?? '');
+    const discriminator = workerUrl?.href ?? '';
+    if (mode !== 'auto')
+      return openVAD(resolved, mode, createExecutorFactory(mode, workerUrl), discriminator);
+    const auto: AutoPlacement = {
+      workers: createExecutorFactory('workers', workerUrl),
+      policy: new PlacementPolicy(),
+      warn: (message) => process.emitWarning(message, { code: 'VOXWIRE_SILERO_WORKERS' }),
+    };
+    return openVAD(resolved, mode, createExecutorFactory('main-thread'), discriminator, true, auto);
+  }
+
+  /** Where the process's inference for this configuration runs now. */
+  get placement(): 'workers' | 'main-thread' {
+    return this.inference === 'auto' ? this.pool.placement : this.inference;
   }
 
   stream(options: ProviderCallOptions = {}): SileroVADStream {
@@ -101,10 +122,11 @@ export class SileroVAD implements VAD {
 
 async function openVAD(
   options: ResolvedOptions,
-  mode: 'workers' | 'main-thread',
+  mode: Mode,
   factory: ExecutorFactory,
   discriminator: string,
   checkFile = true,
+  auto?: AutoPlacement,
 ): Promise<SileroVAD> {
   if (checkFile) await checkModelFile(options.modelPath);
   const settings: PoolSettings = {
@@ -113,13 +135,13 @@ async function openVAD(
     intraOpThreads: options.threads,
     forceCPU: options.forceCPU,
     maxBatch: options.maxBatchSize,
-    executors: mode === 'workers' ? options.workers : 1,
+    executors: mode === 'main-thread' ? 1 : options.workers,
     maxBatchDelayMs: options.maxBatchDelayMs,
   };
   const key = JSON.stringify([mode, discriminator, settings]);
   let entry = pools.get(key);
   if (!entry) {
-    const pool = InferencePool.create(settings, factory).catch((error: unknown) => {
+    const pool = InferencePool.create(settings, factory, auto).catch((error: unknown) => {
       pools.delete(key);
       if (error instanceof SileroModelError || error instanceof SileroWorkerStartError) throw error;
       throw new SileroModelError(messageOf(error), options.modelPath, { cause: error });
@@ -138,20 +160,24 @@ async function openVAD(
   }
 }
 
-/** Opens with a custom executor factory: how tests run the whole pipeline on a fake model. Not public. */
+/**
+ * Opens with a custom executor factory: how tests run the whole pipeline on a fake model (with `auto`,
+ * `factory` stands for the main thread's executor). Not public.
+ */
 export function openWithExecutor(
   options: SileroVADOptions,
   factory: ExecutorFactory,
   key: string,
+  auto?: AutoPlacement,
 ): Promise<SileroVAD> {
   const resolved = resolveOptions({ ...options, modelPath: options.modelPath ?? `fake:${key}` }, '');
-  return openVAD(resolved, 'main-thread', factory, key, false);
+  return openVAD(resolved, auto ? 'auto' : 'main-thread', factory, key, false, auto);
 }
 
-function chooseInference(options: ResolvedOptions): { mode: 'workers' | 'main-thread'; workerUrl?: URL } {
+function chooseInference(options: ResolvedOptions): { mode: Mode; workerUrl?: URL } {
   if (options.inference === 'main-thread') return { mode: 'main-thread' };
   const workerUrl = options.workerUrl ?? defaultWorkerUrl();
-  if (workerUrl) return { mode: 'workers', workerUrl };
+  if (workerUrl) return { mode: options.inference === 'workers' ? 'workers' : 'auto', workerUrl };
   if (options.inference === 'workers') {
     throw new Error(
       'Silero VAD worker inference needs the built worker (dist/inference-worker.js); pass workerUrl or build the package',
@@ -160,7 +186,7 @@ function chooseInference(options: ResolvedOptions): { mode: 'workers' | 'main-th
   if (!warnedInline) {
     warnedInline = true;
     process.emitWarning(
-      'Silero VAD is running inference on the main thread: the built worker (plugins/silero/dist/inference-worker.js) was not found. Run `pnpm build` once to infer in worker threads as production does.',
+      'Silero VAD is running inference on the main thread only: the built worker (plugins/silero/dist/inference-worker.js) was not found, so inference cannot move to worker threads under load as in production. Run `pnpm build` once.',
       { code: 'VOXWIRE_SILERO_INLINE' },
     );
   }
