@@ -62,22 +62,13 @@ class AbortableIterator<T> implements AsyncIterableIterator<T> {
     const resolve = this.takeShared();
     // Already answered as done by an abort: the late item is dropped.
     if (!resolve || this.pending !== resolve) return;
-    this.pending = undefined;
-    if (result.done) this.finish(false);
-    resolve(result.done ? DONE : result);
+    this.settleStep(resolve, result);
   };
   private readonly onStepError = (error: unknown): void => {
     const reject = this.sharedReject;
     const resolve = this.takeShared();
     if (!resolve || !reject || this.pending !== resolve) return;
-    this.pending = undefined;
-    if (this.signal.aborted) {
-      this.finish(true);
-      resolve(DONE);
-      return;
-    }
-    this.finish(false);
-    reject(error);
+    this.settleError(resolve, reject, error);
   };
 
   constructor(
@@ -127,24 +118,36 @@ class AbortableIterator<T> implements AsyncIterableIterator<T> {
       this.pending = resolve;
       step.then(
         (result) => {
-          if (this.pending !== resolve) return;
-          this.pending = undefined;
-          if (result.done) this.finish(false);
-          resolve(result.done ? DONE : result);
+          if (this.pending === resolve) this.settleStep(resolve, result);
         },
         (error: unknown) => {
-          if (this.pending !== resolve) return;
-          this.pending = undefined;
-          if (this.signal.aborted) {
-            this.finish(true);
-            resolve(DONE);
-            return;
-          }
-          this.finish(false);
-          reject(error);
+          if (this.pending === resolve) this.settleError(resolve, reject, error);
         },
       );
     });
+  }
+
+  /** Answers the waiting `next()` with the source's step. */
+  private settleStep(resolve: (result: IteratorResult<T>) => void, result: IteratorResult<T>): void {
+    this.pending = undefined;
+    if (result.done) this.finish(false);
+    resolve(result.done ? DONE : result);
+  }
+
+  /** A source that throws because it was aborted ends quietly; any other error reaches the consumer. */
+  private settleError(
+    resolve: (result: IteratorResult<T>) => void,
+    reject: (error: unknown) => void,
+    error: unknown,
+  ): void {
+    this.pending = undefined;
+    if (this.signal.aborted) {
+      this.finish(true);
+      resolve(DONE);
+      return;
+    }
+    this.finish(false);
+    reject(error);
   }
 
   /** The consumer stopped early (`break`, a throw in its loop body). */
