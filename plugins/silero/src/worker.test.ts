@@ -106,12 +106,7 @@ describe.skipIf(!tools)('inference in worker threads (built worker)', () => {
     const together = await Promise.all(
       Array.from({ length: 12 }, (_, i) => runStream(workers, framesOf(fixtures[i % 4]!, 10 + (i % 3) * 10))),
     );
-    together.forEach((events, i) => {
-      const expected = probabilities(alone[i % 4]!);
-      const got = probabilities(events);
-      expect(got).toHaveLength(expected.length);
-      for (const [k, p] of got.entries()) expect(p).toBeCloseTo(expected[k]!, 4);
-    });
+    expectSameAsAlone(together, alone);
   });
 
   it('recovers when a worker dies mid-stream', async () => {
@@ -190,12 +185,7 @@ describe.skipIf(!tools)('inference in worker threads (built worker)', () => {
       const together = await Promise.all(
         Array.from({ length: 10 }, (_, i) => pacedStream(vad, framesOf(fixtures[i % 4]!, 10 + (i % 3) * 10))),
       );
-      together.forEach((events, i) => {
-        const expected = probabilities(alone[i % 4]!);
-        const got = probabilities(events);
-        expect(got).toHaveLength(expected.length);
-        for (const [k, p] of got.entries()) expect(p).toBeCloseTo(expected[k]!, 4);
-      });
+      expectSameAsAlone(together, alone);
       expect(warnings).toEqual([]);
       // Workers were started, retired and started again while the streams ran.
       expect(started.workers).toBeGreaterThanOrEqual(4);
@@ -309,3 +299,13 @@ console.log(JSON.stringify({ inference: vad.inference, windows: n }));
     expect(JSON.parse(stdout)).toEqual({ inference: 'workers', windows: 31 });
   });
 });
+
+/** Stream i ran input i % 4 alongside others: its probabilities are those of that input run alone. */
+function expectSameAsAlone(together: VADEvent[][], alone: VADEvent[][]): void {
+  together.forEach((events, i) => {
+    const expected = probabilities(alone[i % 4]!);
+    const got = probabilities(events);
+    expect(got).toHaveLength(expected.length);
+    for (const [k, p] of got.entries()) expect(p).toBeCloseTo(expected[k]!, 4);
+  });
+}
