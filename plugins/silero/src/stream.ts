@@ -15,8 +15,14 @@ import { appendMonoFloat, appendMonoInt16, SampleStore } from './sample-store.js
 import { lastVoicedSample, VOICE_END_BLOCK_MS } from './speech-end.js';
 
 const EVENT_CAPACITY = 512;
-/** A speech store longer than this (seconds of input audio) is released after its utterance. */
-const RETAINED_SPEECH_SECONDS = 10;
+/**
+ * A speech store longer than this (seconds of input audio) is released after its utterance. Short
+ * blips (coughs, "yes") reuse one small store; a store grown by real speech would otherwise sit in
+ * every idle session (about 160 KiB each after a 3 s turn), while reallocating it once per utterance
+ * costs next to nothing (32 streams batch-fed for 40 s: 4 full GCs with a 10 s threshold, 5-6 with
+ * this one; `node --trace-gc src/case.mjs voxwire 32 batch 40` in packages/bench-silero).
+ */
+const RETAINED_SPEECH_SECONDS = 1;
 /** Room kept for start/end events: `inference_done` is skipped before a slow consumer loses those. */
 const BOUNDARY_RESERVE = 64;
 /** The voice's end is looked for this many windows back from Silero's (its probability's lag). */
