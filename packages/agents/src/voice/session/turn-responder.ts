@@ -1,7 +1,7 @@
 import { type ChatMessage, messageText } from '../../llm/chat-context.js';
 import { contextIdsOf, type PreemptiveGeneration } from '../speech/preemptive-generation.js';
 import type { ActiveAgent } from '../agent/active-agent.js';
-import { Agent, StopResponse } from '../agent/agent.js';
+import { StopResponse } from '../agent/agent.js';
 import { runAgentHook } from '../agent/agent-hooks.js';
 import { AgentTask } from '../agent/agent-task.js';
 import type { AgentTransitions } from '../agent/agent-transitions.js';
@@ -162,20 +162,17 @@ export class TurnResponder {
       preemptive = undefined;
     };
     let skip: string | undefined;
-    // The base class's hook does nothing: running it would copy the conversation and switch on the
-    // run scope's async-context tracking (which every promise of the process pays for) at every turn.
-    if (agent.onUserTurnCompleted !== Agent.prototype.onUserTurnCompleted)
-      await runAgentHook(
-        session,
-        agent,
-        'onUserTurnCompleted',
-        () => agent.onUserTurnCompleted(agent.chatCtx.copy(), message),
-        (error) => {
-          if (error instanceof StopResponse) skip = error.message;
-          else return true;
-          return false;
-        },
-      );
+    await runAgentHook(
+      session,
+      agent,
+      'onUserTurnCompleted',
+      () => agent.onUserTurnCompleted(agent.chatCtx.copy(), message),
+      (error) => {
+        if (error instanceof StopResponse) skip = error.message;
+        else return true;
+        return false;
+      },
+    );
     if (this.deps.closed.aborted) {
       discard('close');
       return;
