@@ -55,3 +55,15 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<
     );
   });
 }
+
+let released: DOMException | undefined;
+
+/**
+ * The reason to abort work with only to release what it still holds, once its result is no longer
+ * wanted (a stream that ended, a wait given up on). One shared AbortError rather than a new one each
+ * time: a DOMException captures a stack trace, and a session releases work at every turn.
+ */
+export function releasedReason(): DOMException {
+  released ??= new DOMException('The work was released: its result is no longer needed.', 'AbortError');
+  return released;
+}

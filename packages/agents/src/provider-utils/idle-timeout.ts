@@ -1,6 +1,6 @@
 import { APITimeoutError } from '../errors.js';
 import { abortReason, type Clock, type TimerHandle } from '../time/clock.js';
-import { type LinkedController, linkedController } from './abort.js';
+import { type LinkedController, linkedController, releasedReason } from './abort.js';
 
 export interface IdleTimeoutOptions {
   /** Where the waits are measured. */
@@ -64,7 +64,7 @@ export async function* withIdleTimeout<T>(
     }
   } finally {
     link.dispose();
-    link.abort();
+    link.abort(releasedReason());
     // Runs the source's cleanup (a no-op for one that threw), without waiting for it: a source stuck in
     // a read that ignores its abort must not hold the caller.
     if (!done) void Promise.resolve(iterator?.return?.()).catch(() => {});

@@ -70,3 +70,46 @@ describe('AudioDue', () => {
     expect(due.dueAt).toBe(100);
   });
 });
+
+describe('AudioDue waits', () => {
+  it('rejects every wait in progress when the signal aborts, and listens to the signal once for all of them', async () => {
+    const { clock, due } = rig();
+    due.frameSent(1000);
+    const controller = new AbortController();
+    let listeners = 0;
+    const add = controller.signal.addEventListener.bind(controller.signal);
+    controller.signal.addEventListener = ((...args: Parameters<typeof add>) => {
+      listeners++;
+      add(...args);
+    }) as typeof add;
+    const first = due.waitFor(Promise.resolve('a'), 100, controller.signal);
+    await expect(first).resolves.toEqual({ value: 'a' });
+    const never = new Promise<string>(() => {});
+    const second = due.waitFor(never, 100, controller.signal);
+    const third = due.waitFor(never, 100, controller.signal);
+    controller.abort(new Error('cut'));
+    await expect(second).rejects.toThrow('cut');
+    await expect(third).rejects.toThrow('cut');
+    expect(listeners).toBe(1);
+    expect(clock.pendingTimers).toBe(0);
+    await expect(due.waitFor(never, 100, controller.signal)).rejects.toThrow('cut');
+  });
+
+  it('follows a deadline that a pause pushed back while it waited', async () => {
+    const { clock, gate, due } = rig();
+    due.frameSent(100);
+    let result: unknown = 'pending';
+    void due.waitFor(new Promise<void>(() => {}), 50, new AbortController().signal).then((r) => {
+      result = r;
+    });
+    await clock.advance(50);
+    gate.pause();
+    await clock.advance(200);
+    gate.resume();
+    // Due at 100 + 200 paused, plus the grace.
+    await clock.advance(99);
+    expect(result).toBe('pending');
+    await clock.advance(1);
+    expect(result).toBeUndefined();
+  });
+});

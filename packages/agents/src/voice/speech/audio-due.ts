@@ -1,5 +1,4 @@
-import type { Clock } from '../../time/clock.js';
-import { raceAbort, waitAtMost } from '../../utils/abortable.js';
+import { abortReason, type Clock, type TimerHandle } from '../../time/clock.js';
 import type { PlayoutGate } from './playout-gate.js';
 
 /**
@@ -13,13 +12,28 @@ export class AudioDue {
   private endAt: number | undefined;
   /** The pause going on, if it counts against the audio. */
   private countedPauseSince: number | undefined;
-  readonly dispose: () => void;
+  /**
+   * The signal the waits listen to, and the aborts of the waits in progress. A step waits on one frame
+   * after another with the same signal: one listener for all of them, rather than one added and removed
+   * per frame.
+   */
+  private watched: AbortSignal | undefined;
+  private readonly aborts = new Set<() => void>();
+  private readonly onAbort = (): void => {
+    this.watched = undefined;
+    for (const abort of [...this.aborts]) abort();
+  };
+  private readonly unwatchGate: () => void;
+  readonly dispose = (): void => {
+    this.unwatchGate();
+    this.watch(undefined);
+  };
 
   constructor(
     private readonly clock: Clock,
     gate: Pick<PlayoutGate, 'paused' | 'watch'>,
   ) {
-    this.dispose = gate.watch((paused) => (paused ? this.paused() : this.resumed()));
+    this.unwatchGate = gate.watch((paused) => (paused ? this.paused() : this.resumed()));
     if (gate.paused) this.paused();
   }
 
@@ -41,18 +55,62 @@ export class AudioDue {
    * Waits for `work` until the audio is due plus `graceMs`, however often pauses push that back.
    * Resolves `{ value }`, or `undefined` once the deadline has passed; rejects when `signal` aborts.
    */
-  async waitFor<T>(
-    work: Promise<T>,
-    graceMs: number,
-    signal: AbortSignal,
-  ): Promise<{ value: T } | undefined> {
-    const boxed = work.then((value) => ({ value }));
-    for (;;) {
-      const remaining = this.dueAt + graceMs - this.clock.now();
-      if (remaining <= 0) return undefined;
-      const result = await raceAbort(waitAtMost(this.clock, boxed, remaining), signal);
-      if (result) return result;
+  waitFor<T>(work: Promise<T>, graceMs: number, signal: AbortSignal): Promise<{ value: T } | undefined> {
+    // One promise, one reaction on the work and one timer per wait: a step waits like this on every frame.
+    const remaining = this.dueAt + graceMs - this.clock.now();
+    if (remaining <= 0) {
+      // Given up on: a later failure of the work belongs to no one.
+      work.catch(() => {});
+      return Promise.resolve(undefined);
     }
+    if (signal.aborted) {
+      work.catch(() => {});
+      return Promise.reject(abortReason(signal));
+    }
+    this.watch(signal);
+    return new Promise<{ value: T } | undefined>((resolve, reject) => {
+      let timer: TimerHandle | undefined;
+      let settled = false;
+      const settle = (): boolean => {
+        if (settled) return false;
+        settled = true;
+        timer?.cancel();
+        timer = undefined;
+        this.aborts.delete(abort);
+        return true;
+      };
+      const abort = (): void => {
+        if (settle()) reject(abortReason(signal));
+      };
+      // The deadline moves when a pause pushes the audio back: look again when the timer fires.
+      const onTimer = (): void => {
+        timer = undefined;
+        if (settled) return;
+        const left = this.dueAt + graceMs - this.clock.now();
+        if (left <= 0) {
+          if (settle()) resolve(undefined);
+          return;
+        }
+        timer = this.clock.setTimer(left, onTimer);
+      };
+      this.aborts.add(abort);
+      work.then(
+        (value) => {
+          if (settle()) resolve({ value });
+        },
+        (error: unknown) => {
+          if (settle()) reject(error);
+        },
+      );
+      if (!settled) timer = this.clock.setTimer(remaining, onTimer);
+    });
+  }
+
+  private watch(signal: AbortSignal | undefined): void {
+    if (this.watched === signal) return;
+    this.watched?.removeEventListener('abort', this.onAbort);
+    this.watched = signal;
+    signal?.addEventListener('abort', this.onAbort, { once: true });
   }
 
   private paused(): void {

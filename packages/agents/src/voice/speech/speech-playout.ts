@@ -1,6 +1,7 @@
 import type { AudioFrame } from '../../audio/audio-frame.js';
 import { AudioResampler } from '../../audio/resampler.js';
 import { AudioOutputTimeoutError, isAbortError } from '../../errors.js';
+import { releasedReason } from '../../provider-utils/abort.js';
 import { withIdleTimeout } from '../../provider-utils/idle-timeout.js';
 import type { TTS } from '../../providers/tts.js';
 import type { Clock } from '../../time/clock.js';
@@ -243,7 +244,7 @@ export async function playSpeechStep(
       } catch {
         // Interrupted while the tail was playing: fall through and cut it.
       } finally {
-        giveUp.abort();
+        giveUp.abort(releasedReason());
       }
     }
 
@@ -257,7 +258,7 @@ export async function playSpeechStep(
       output.waitForPlayout({ signal: giveUp.signal }),
       deps.interruptedPlayoutTimeoutMs,
     ).catch(() => undefined);
-    giveUp.abort();
+    giveUp.abort(releasedReason());
     const playedMs = Math.min(sentMs, stopped?.playbackPositionMs ?? sentMs);
     sync.revealUntil(playedMs);
     deps.textOutput?.flush();

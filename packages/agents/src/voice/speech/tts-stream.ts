@@ -58,25 +58,19 @@ class DeadlinedTtsStream implements TTSStream {
   /** True while the session waits for the next piece of audio. */
   private waiting = false;
   private timer: TimerHandle | undefined;
-  private readonly stalled: Promise<never>;
-  private failStalled!: (error: unknown) => void;
-  /** Settles the wait for audio when the stream is closed, even if the synthesizer never answers. */
-  private readonly closed: Promise<IteratorResult<SynthesizedAudio>>;
-  private resolveClosed!: (result: IteratorResult<SynthesizedAudio>) => void;
+  /** Set once a deadline was missed: every wait for audio fails with it from then on. */
+  private stallError: unknown;
+  private stalledFlag = false;
+  /** Set by `close()`: waits for audio end at once, even if the synthesizer never answers. */
+  private closedFlag = false;
+  /** The waits in progress, settled at once by a missed deadline or a close. */
+  private readonly waits = new Set<DeadlinedWait>();
 
   constructor(
     private readonly inner: TTSStream,
     private readonly label: string,
     private readonly deadlines: TtsDeadlines,
-  ) {
-    this.stalled = new Promise<never>((_, reject) => {
-      this.failStalled = reject;
-    });
-    this.stalled.catch(() => {});
-    this.closed = new Promise((resolve) => {
-      this.resolveClosed = resolve;
-    });
-  }
+  ) {}
 
   pushText(text: string): void {
     this.inner.pushText(text);
@@ -94,37 +88,47 @@ class DeadlinedTtsStream implements TTSStream {
 
   close(): Promise<void> {
     this.disarm();
-    this.resolveClosed({ done: true, value: undefined });
+    this.closedFlag = true;
+    for (const wait of [...this.waits]) wait.end();
     return this.inner.close();
   }
 
-  async *[Symbol.asyncIterator](): AsyncGenerator<SynthesizedAudio> {
-    const audio = this.inner[Symbol.asyncIterator]();
-    let finished = false;
-    try {
-      for (;;) {
-        const next = audio.next();
+  [Symbol.asyncIterator](): AsyncIterator<SynthesizedAudio> {
+    return new DeadlinedAudio(this, this.inner);
+  }
+
+  /** @internal One wait for the next piece of audio of `audio`, with the stream's deadlines. */
+  wait(
+    audio: AsyncIterator<SynthesizedAudio>,
+    reader: DeadlinedAudio,
+  ): Promise<IteratorResult<SynthesizedAudio>> {
+    const next = audio.next();
+    return new Promise<IteratorResult<SynthesizedAudio>>((resolve, reject) => {
+      const wait = new DeadlinedWait(this, reader, resolve, reject);
+      if (this.stalledFlag || this.closedFlag) {
         next.catch(() => {});
-        this.waiting = true;
-        this.arm();
-        let result: IteratorResult<SynthesizedAudio>;
-        try {
-          result = await Promise.race([next, this.stalled, this.closed]);
-        } finally {
-          this.waiting = false;
-          this.disarm();
-        }
-        if (result.done) {
-          finished = true;
-          return;
-        }
-        this.heardAudio = true;
-        yield result.value;
+        if (this.stalledFlag) wait.fail(this.stallError);
+        else wait.end();
+        return;
       }
-    } finally {
+      this.waits.add(wait);
+      this.waiting = true;
+      this.arm();
+      next.then(
+        (result) => wait.settle(result),
+        (error: unknown) => wait.fail(error),
+      );
+    });
+  }
+
+  /** @internal A wait settled: the clock stops until the next one. */
+  waitEnded(wait: DeadlinedWait, gotAudio: boolean): void {
+    this.waits.delete(wait);
+    if (this.waits.size === 0) {
+      this.waiting = false;
       this.disarm();
-      if (!finished) void Promise.resolve(audio.return?.()).catch(() => {});
     }
+    if (gotAudio) this.heardAudio = true;
   }
 
   private arm(): void {
@@ -133,13 +137,13 @@ class DeadlinedTtsStream implements TTSStream {
     if (!Number.isFinite(ms)) return;
     this.timer = this.deadlines.clock.setTimer(ms, () => {
       this.timer = undefined;
-      this.failStalled(
-        new APITimeoutError(
-          this.heardAudio
-            ? `${this.label}: no audio for ${ms} ms`
-            : `${this.label}: no audio within ${ms} ms of the end of its text`,
-        ),
+      this.stalledFlag = true;
+      this.stallError = new APITimeoutError(
+        this.heardAudio
+          ? `${this.label}: no audio for ${ms} ms`
+          : `${this.label}: no audio within ${ms} ms of the end of its text`,
       );
+      for (const wait of [...this.waits]) wait.fail(this.stallError);
       // A synthesizer that stalled is released now; a hung close must not hold the speech either.
       void this.inner.close().catch(() => {});
     });
@@ -148,5 +152,109 @@ class DeadlinedTtsStream implements TTSStream {
   private disarm(): void {
     this.timer?.cancel();
     this.timer = undefined;
+  }
+}
+
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+
+/** One pending wait for audio: the first of the audio, a missed deadline or a close settles it. */
+class DeadlinedWait {
+  private settled = false;
+
+  constructor(
+    private readonly stream: DeadlinedTtsStream,
+    private readonly reader: DeadlinedAudio,
+    private readonly resolve: (result: IteratorResult<SynthesizedAudio>) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {}
+
+  settle(result: IteratorResult<SynthesizedAudio>): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.stream.waitEnded(this, !result.done);
+    this.reader.answered(result.done === true);
+    this.resolve(result.done ? DONE : result);
+    this.reader.resumeQueued();
+  }
+
+  end(): void {
+    this.settle(DONE);
+  }
+
+  fail(error: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.stream.waitEnded(this, false);
+    this.reader.failed();
+    this.reject(error);
+    this.reader.resumeQueued();
+  }
+}
+
+/**
+ * One pass over the stream's audio. A plain iterator rather than an async generator: a synthesis yields
+ * dozens of pieces per second of audio, and a generator's await and yield cost several promises each.
+ * As a generator would, it answers one call after the other, and stops the synthesizer's iterator when
+ * it is left early (a `return()`, or a failure other than the synthesizer's own end).
+ */
+class DeadlinedAudio implements AsyncIterator<SynthesizedAudio> {
+  private audio: AsyncIterator<SynthesizedAudio> | undefined;
+  private finished = false;
+  /** A `next()` is in progress: calls made meanwhile wait their turn, in order. */
+  private busy = false;
+  private readonly queued: Array<() => void> = [];
+
+  constructor(
+    private readonly stream: DeadlinedTtsStream,
+    private readonly inner: TTSStream,
+  ) {}
+
+  next(): Promise<IteratorResult<SynthesizedAudio>> {
+    if (this.busy) return this.later(() => this.next());
+    if (this.finished) return Promise.resolve(DONE);
+    this.audio ??= this.inner[Symbol.asyncIterator]();
+    this.busy = true;
+    return this.stream.wait(this.audio, this);
+  }
+
+  return(): Promise<IteratorResult<SynthesizedAudio>> {
+    if (this.busy) return this.later(() => this.return());
+    this.stop();
+    return Promise.resolve(DONE);
+  }
+
+  /** @internal */
+  answered(done: boolean): void {
+    this.busy = false;
+    if (done) this.finished = true;
+  }
+
+  /** @internal */
+  failed(): void {
+    this.busy = false;
+    this.stop();
+  }
+
+  /** @internal The call in progress was answered: the next one waiting goes. */
+  resumeQueued(): void {
+    this.queued.shift()?.();
+  }
+
+  private later(
+    call: () => Promise<IteratorResult<SynthesizedAudio>>,
+  ): Promise<IteratorResult<SynthesizedAudio>> {
+    return new Promise((resolve, reject) => {
+      this.queued.push(() => {
+        call().then(resolve, reject);
+      });
+    });
+  }
+
+  /** Leaves the synthesizer's iterator early: it is told to stop, without waiting for it. */
+  private stop(): void {
+    if (this.finished) return;
+    this.finished = true;
+    const audio = this.audio;
+    if (audio) void Promise.resolve(audio.return?.()).catch(() => {});
   }
 }
