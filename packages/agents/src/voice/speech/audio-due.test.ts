@@ -112,4 +112,25 @@ describe('AudioDue waits', () => {
     await clock.advance(1);
     expect(result).toBeUndefined();
   });
+  it('rejects each overlapping wait when its own signal aborts, whichever signal is shared', async () => {
+    const { due } = rig();
+    due.frameSent(1000);
+    const first = new AbortController();
+    const second = new AbortController();
+    const never = new Promise<number>(() => {});
+    const a = due.waitFor(never, 0, first.signal);
+    const b = due.waitFor(never, 0, second.signal);
+    const outcomes: string[] = [];
+    a.catch(() => outcomes.push('a'));
+    b.catch(() => outcomes.push('b'));
+    second.abort();
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(outcomes).toEqual(['b']);
+    first.abort();
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(outcomes).toEqual(['b', 'a']);
+    due.dispose();
+  });
 });

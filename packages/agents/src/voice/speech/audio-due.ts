@@ -67,7 +67,9 @@ export class AudioDue {
       work.catch(() => {});
       return Promise.reject(abortReason(signal));
     }
-    this.watch(signal);
+    // Waits on another signal while the shared one is in use listen on their own.
+    const shared = this.aborts.size === 0 || this.watched === signal;
+    if (shared) this.watch(signal);
     return new Promise<{ value: T } | undefined>((resolve, reject) => {
       let timer: TimerHandle | undefined;
       let settled = false;
@@ -76,7 +78,8 @@ export class AudioDue {
         settled = true;
         timer?.cancel();
         timer = undefined;
-        this.aborts.delete(abort);
+        if (shared) this.aborts.delete(abort);
+        else signal.removeEventListener('abort', abort);
         return true;
       };
       const abort = (): void => {
@@ -93,7 +96,8 @@ export class AudioDue {
         }
         timer = this.clock.setTimer(left, onTimer);
       };
-      this.aborts.add(abort);
+      if (shared) this.aborts.add(abort);
+      else signal.addEventListener('abort', abort, { once: true });
       work.then(
         (value) => {
           if (settle()) resolve({ value });
