@@ -189,6 +189,7 @@ export async function createVoxwire(variant) {
     minSilenceDurationMs: vadOptions.minSilenceMs,
     prefixPaddingDurationMs: vadOptions.prefixPaddingMs,
     ...(process.env.VX_INFERENCE ? { inference: process.env.VX_INFERENCE } : {}),
+    ...(process.env.VX_SMALL_BATCH_KERNEL ? { smallBatchKernel: process.env.VX_SMALL_BATCH_KERNEL } : {}),
   });
   const turn = turnSettings(
     preset

@@ -90,6 +90,14 @@ interface SileroVADOptions {
      * 1e-6) and about 3x cheaper per window at 16+ streams. `original`: the file's own graph.
      */
     modelGraph?: 'batched' | 'original';
+    /**
+     * How batches of one or two streams' windows run with the batched graph. `wasm` (default): on a
+     * WebAssembly SIMD copy of the network, checked against the file's graph when loaded like the batched
+     * graph: a one-row call into onnxruntime costs about 2.5x as much when its code is out of the caches, as
+     * it is for a stream or two calling every 32 ms (see the README's "Small batches"). `onnxruntime`: on
+     * the batched graph like every other batch.
+     */
+    smallBatchKernel?: 'wasm' | 'onnxruntime';
     /** URL of the built inference worker, for bundlers that move it. Default: next to this module. */
     workerUrl?: URL;
 }
@@ -154,6 +162,11 @@ declare class SileroVAD implements VAD {
      * rebuild did not match this model file (a warning then says why).
      */
     readonly modelGraph: 'batched' | 'original';
+    /**
+     * How batches of one or two streams' windows run at this instance's `sampleRate`: `wasm` when asked
+     * for (the default) and the WebAssembly network matched the model file, otherwise `onnxruntime`.
+     */
+    readonly smallBatchKernel: 'wasm' | 'onnxruntime';
     private closed;
     private readonly streams;
     private constructor();

@@ -138,6 +138,7 @@ export class WorkerExecutor implements InferenceExecutor {
     const init: WorkerInit = {
       modelPath: settings.modelPath,
       graph: settings.graph,
+      smallBatchKernel: settings.smallBatchKernel,
       maxBatch: settings.maxBatch,
       intraOpThreads: settings.intraOpThreads,
       forceCPU: settings.forceCPU,

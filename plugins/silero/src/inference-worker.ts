@@ -33,6 +33,7 @@ async function main(init: WorkerInit): Promise<void> {
     const model = await loadModel(ort, {
       modelPath: init.modelPath,
       graph: init.graph,
+      smallBatchKernel: init.smallBatchKernel,
       intraOpThreads: init.intraOpThreads,
       forceCPU: init.forceCPU,
     });

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { buildBatchedGraph } from './graph/batched-graph.js';
-import { readSileroNetworks } from './graph/silero-weights.js';
+import { readSileroNetworks, type SileroNetwork } from './graph/silero-weights.js';
 import { compareGraphs } from './graph/verify-graph.js';
+import { WasmSileroNetwork } from './graph/wasm-network.js';
 import type { ModelSampleRate } from './protocol.js';
 import {
   type ModelSession,
@@ -11,6 +12,7 @@ import {
   openSession,
   type SessionSettings,
 } from './session.js';
+import { smallBatchSession, wasmSession } from './small-batch-session.js';
 
 /**
  * `batched`: the file's weights in a graph rebuilt so every layer is one matrix product over the batch
@@ -18,8 +20,15 @@ import {
  */
 export type ModelGraph = 'batched' | 'original';
 
+/**
+ * How batches of up to `SMALL_BATCH_ROWS` rows run with the batched graph: `wasm` on the WebAssembly
+ * network (see `small-batch-session.ts`), `onnxruntime` like every other batch.
+ */
+export type SmallBatchKernel = 'wasm' | 'onnxruntime';
+
 export interface ModelSettings extends SessionSettings {
   graph: ModelGraph;
+  smallBatchKernel: SmallBatchKernel;
 }
 
 export interface RateModel {
@@ -27,6 +36,9 @@ export interface RateModel {
   readonly graph: ModelGraph;
   /** Why the batched graph was asked for and not used at this rate. */
   readonly fallbackReason?: string;
+  readonly smallBatchKernel: SmallBatchKernel;
+  /** Why the WebAssembly network was asked for and not used at this rate. */
+  readonly smallBatchFallbackReason?: string;
 }
 
 /** What runs at each model rate. */
@@ -35,7 +47,10 @@ export interface LoadedModel {
   release(): Promise<void>;
 }
 
-export type GraphReport = Record<ModelSampleRate, { graph: ModelGraph; fallbackReason?: string }>;
+export type GraphReport = Record<
+  ModelSampleRate,
+  Pick<RateModel, 'graph' | 'fallbackReason' | 'smallBatchKernel' | 'smallBatchFallbackReason'>
+>;
 
 const RATES: readonly ModelSampleRate[] = [16000, 8000];
 
@@ -57,7 +72,14 @@ export async function loadModel(
   const file = await openSession(ort, { kind: 'file', path: settings.modelPath }, settings, { preferNative });
   const rates = {} as Record<ModelSampleRate, RateModel>;
   const keepFile = (reason?: string) => {
-    for (const rate of RATES) rates[rate] ??= { session: file, graph: 'original', fallbackReason: reason };
+    for (const rate of RATES) {
+      rates[rate] ??= {
+        session: file,
+        graph: 'original',
+        smallBatchKernel: 'onnxruntime',
+        ...(reason === undefined ? {} : { fallbackReason: reason }),
+      };
+    }
   };
   if (settings.graph === 'original') {
     keepFile();
@@ -77,6 +99,7 @@ export async function loadModel(
       rates[rate] = {
         session: file,
         graph: 'original',
+        smallBatchKernel: 'onnxruntime',
         fallbackReason: `the file has no ${rate} Hz network`,
       };
       continue;
@@ -95,15 +118,46 @@ export async function loadModel(
       );
       const mismatch = await compareGraphs(ort, file, session, rate);
       if (mismatch) throw new Error(`it disagrees with the file's graph: ${mismatch}`);
-      rates[rate] = { session, graph: 'batched' };
     } catch (error) {
       await session?.release().catch(() => undefined);
-      rates[rate] = { session: file, graph: 'original', fallbackReason: messageOf(error) };
+      rates[rate] = {
+        session: file,
+        graph: 'original',
+        smallBatchKernel: 'onnxruntime',
+        fallbackReason: messageOf(error),
+      };
+      continue;
     }
+    rates[rate] =
+      settings.smallBatchKernel === 'wasm'
+        ? await withSmallBatches(ort, file, session, network)
+        : { session, graph: 'batched', smallBatchKernel: 'onnxruntime' };
   }
   // The file's session stays open only while some rate runs it.
   if (RATES.every((rate) => rates[rate].graph === 'batched')) await file.release();
   return loaded(rates);
+}
+
+/** The batched graph with the WebAssembly network in front for small batches, once it agrees with the file. */
+async function withSmallBatches(
+  ort: OrtModule,
+  file: ModelSession,
+  batched: ModelSession,
+  network: SileroNetwork,
+): Promise<RateModel> {
+  try {
+    const wasm = new WasmSileroNetwork(network);
+    const mismatch = await compareGraphs(ort, file, wasmSession(wasm), network.rate);
+    if (mismatch) throw new Error(`it disagrees with the file's graph: ${mismatch}`);
+    return { session: smallBatchSession(wasm, batched), graph: 'batched', smallBatchKernel: 'wasm' };
+  } catch (error) {
+    return {
+      session: batched,
+      graph: 'batched',
+      smallBatchKernel: 'onnxruntime',
+      smallBatchFallbackReason: messageOf(error),
+    };
+  }
 }
 
 function loaded(rates: Record<ModelSampleRate, RateModel>): LoadedModel {
@@ -119,8 +173,13 @@ function loaded(rates: Record<ModelSampleRate, RateModel>): LoadedModel {
 export function reportOf(model: LoadedModel): GraphReport {
   const report = {} as GraphReport;
   for (const rate of RATES) {
-    const { graph, fallbackReason } = model.rates[rate];
-    report[rate] = fallbackReason === undefined ? { graph } : { graph, fallbackReason };
+    const { graph, fallbackReason, smallBatchKernel, smallBatchFallbackReason } = model.rates[rate];
+    report[rate] = {
+      graph,
+      smallBatchKernel,
+      ...(fallbackReason === undefined ? {} : { fallbackReason }),
+      ...(smallBatchFallbackReason === undefined ? {} : { smallBatchFallbackReason }),
+    };
   }
   return report;
 }

@@ -69,7 +69,13 @@ describe('running consecutive windows in one call', () => {
       const ort = await importOrt();
       const model = await loadModel(
         ort,
-        { modelPath: DEFAULT_MODEL_PATH, graph, intraOpThreads: 1, forceCPU: true },
+        {
+          modelPath: DEFAULT_MODEL_PATH,
+          graph,
+          intraOpThreads: 1,
+          forceCPU: true,
+          smallBatchKernel: 'onnxruntime' as const,
+        },
         { preferNative },
       );
       expect(model.rates[16000].session.kind).toBe(preferNative ? 'native' : 'api');
@@ -104,7 +110,13 @@ describe('running consecutive windows in one call', () => {
     'gives bit-identical results through the native binding and the public API (%s graph)',
     async (graph) => {
       const ort = await importOrt();
-      const settings = { modelPath: DEFAULT_MODEL_PATH, graph, intraOpThreads: 1, forceCPU: true };
+      const settings = {
+        modelPath: DEFAULT_MODEL_PATH,
+        graph,
+        intraOpThreads: 1,
+        forceCPU: true,
+        smallBatchKernel: 'onnxruntime' as const,
+      };
       const runners = [
         new BatchRunner(ort, await loadModel(ort, settings, { preferNative: true }), 8),
         new BatchRunner(ort, await loadModel(ort, settings, { preferNative: false }), 8),
@@ -142,3 +154,63 @@ describe('running consecutive windows in one call', () => {
     }
   });
 });
+
+describe('small batches on the WebAssembly network', () => {
+  const base = { modelPath: DEFAULT_MODEL_PATH, intraOpThreads: 1, forceCPU: true };
+
+  it('runs batches of one or two rows on it and larger ones on onnxruntime, with the same results', async () => {
+    const ort = await importOrt();
+    const hybrid = await loadModel(ort, { ...base, graph: 'batched', smallBatchKernel: 'wasm' });
+    const plain = await loadModel(ort, { ...base, graph: 'batched', smallBatchKernel: 'onnxruntime' });
+    expect(hybrid.rates[16000].smallBatchKernel).toBe('wasm');
+    expect(hybrid.rates[8000].smallBatchKernel).toBe('wasm');
+    expect(plain.rates[16000].smallBatchKernel).toBe('onnxruntime');
+    const runners = [new BatchRunner(ort, hybrid, 4), new BatchRunner(ort, plain, 4)];
+    const views = runners.map(() => batchViews(new ArrayBuffer(floatsFor(4) * 4), 4));
+    try {
+      for (const batch of [1, 2, 3, 4]) {
+        for (const v of views) {
+          for (let i = 0; i < v.input.length; i++) v.input[i] = Math.sin(i / 9) * 0.4 * ((i >> 10) % 2);
+          v.state.fill(0);
+        }
+        for (const [i, runner] of runners.entries()) await runner.run(views[i]!, batch, 3, 16000);
+        const [wasm, onnx] = views as [BatchViewsOf, BatchViewsOf];
+        for (let k = 0; k < 3 * batch; k++)
+          expect(Math.abs(wasm.output[k]! - onnx.output[k]!)).toBeLessThan(1e-5);
+        for (let k = 0; k < batch * STATE_SIZE; k++)
+          expect(Math.abs(wasm.state[k]! - onnx.state[k]!)).toBeLessThan(1e-4);
+        // From three rows on both run the same onnxruntime graph: bit for bit the same.
+        if (batch > 2)
+          expect(Array.from(wasm.output.subarray(0, 3 * batch))).toEqual(
+            Array.from(onnx.output.subarray(0, 3 * batch)),
+          );
+      }
+    } finally {
+      await Promise.all(runners.map((r) => r.release()));
+    }
+  });
+
+  it("is not used with the file's own graph, and says so on the instance", async () => {
+    const ort = await importOrt();
+    const model = await loadModel(ort, { ...base, graph: 'original', smallBatchKernel: 'wasm' });
+    expect(model.rates[16000].smallBatchKernel).toBe('onnxruntime');
+    await model.release();
+    const fallback = await SileroVAD.load({ inference: 'main-thread', modelGraph: 'original' });
+    expect(fallback.smallBatchKernel).toBe('onnxruntime');
+    await fallback.close();
+    const vad = await SileroVAD.load({ inference: 'main-thread' });
+    expect(vad.smallBatchKernel).toBe('wasm');
+    await vad.close();
+    const asked = await SileroVAD.load({ inference: 'main-thread', smallBatchKernel: 'onnxruntime' });
+    expect(asked.smallBatchKernel).toBe('onnxruntime');
+    await asked.close();
+  });
+
+  it('refuses an unknown kernel with a message naming the choices', async () => {
+    await expect(
+      SileroVAD.load({ inference: 'main-thread', smallBatchKernel: 'gpu' as 'wasm' }),
+    ).rejects.toThrow(/smallBatchKernel must be 'wasm' or 'onnxruntime'/);
+  });
+});
+
+type BatchViewsOf = ReturnType<typeof batchViews>;

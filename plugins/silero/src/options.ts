@@ -53,6 +53,14 @@ export interface SileroVADOptions {
    * 1e-6) and about 3x cheaper per window at 16+ streams. `original`: the file's own graph.
    */
   modelGraph?: 'batched' | 'original';
+  /**
+   * How batches of one or two streams' windows run with the batched graph. `wasm` (default): on a
+   * WebAssembly SIMD copy of the network, checked against the file's graph when loaded like the batched
+   * graph: a one-row call into onnxruntime costs about 2.5x as much when its code is out of the caches, as
+   * it is for a stream or two calling every 32 ms (see the README's "Small batches"). `onnxruntime`: on
+   * the batched graph like every other batch.
+   */
+  smallBatchKernel?: 'wasm' | 'onnxruntime';
   /** URL of the built inference worker, for bundlers that move it. Default: next to this module. */
   workerUrl?: URL;
 }
@@ -79,6 +87,7 @@ export function resolveOptions(options: SileroVADOptions, defaultModelPath: stri
     maxBacklogMs: options.maxBacklogMs ?? 30_000,
     modelPath: options.modelPath ?? defaultModelPath,
     modelGraph: options.modelGraph ?? 'batched',
+    smallBatchKernel: options.smallBatchKernel ?? 'wasm',
     workerUrl: options.workerUrl,
   };
   const r = resolved;
@@ -104,6 +113,11 @@ export function resolveOptions(options: SileroVADOptions, defaultModelPath: stri
   integerAtLeast('maxBatchSize', r.maxBatchSize, 1);
   if (r.modelGraph !== 'batched' && r.modelGraph !== 'original') {
     throw new RangeError(`modelGraph must be 'batched' or 'original', got ${String(r.modelGraph)}`);
+  }
+  if (r.smallBatchKernel !== 'wasm' && r.smallBatchKernel !== 'onnxruntime') {
+    throw new RangeError(
+      `smallBatchKernel must be 'wasm' or 'onnxruntime', got ${String(r.smallBatchKernel)}`,
+    );
   }
   if (!['auto', 'workers', 'main-thread'].includes(r.inference)) {
     throw new RangeError(`inference must be 'auto', 'workers' or 'main-thread', got ${String(r.inference)}`);

@@ -1,4 +1,4 @@
-import type { GraphReport, ModelGraph } from './model-loader.js';
+import type { GraphReport, ModelGraph, SmallBatchKernel } from './model-loader.js';
 
 /**
  * Layout of the memory a pool shares with one inference worker. Windows, recurrent states and
@@ -100,6 +100,7 @@ export function batchViews(buffer: ArrayBufferLike, maxBatch: number): BatchView
 export interface WorkerInit {
   modelPath: string;
   graph: ModelGraph;
+  smallBatchKernel: SmallBatchKernel;
   maxBatch: number;
   intraOpThreads: number;
   forceCPU: boolean;

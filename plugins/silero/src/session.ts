@@ -28,8 +28,11 @@ export type ModelSource =
  * `undefined` when it ran synchronously (the native binding) and a promise otherwise.
  */
 export interface ModelSession {
-  /** `native`: onnxruntime-node's synchronous binding; `api`: the public, promise-based `InferenceSession`. */
-  readonly kind: 'native' | 'api';
+  /**
+   * `native`: onnxruntime-node's synchronous binding; `api`: the public, promise-based `InferenceSession`;
+   * `wasm`: the WebAssembly network (`graph/wasm-network.ts`), synchronous.
+   */
+  readonly kind: 'native' | 'api' | 'wasm';
   readonly inputNames: readonly string[];
   run(feeds: Record<string, Ort.Tensor>, fetches: Record<string, Ort.Tensor>): Promise<unknown> | undefined;
   release(): Promise<void>;

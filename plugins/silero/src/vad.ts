@@ -57,6 +57,11 @@ export class SileroVAD implements VAD {
    * rebuild did not match this model file (a warning then says why).
    */
   readonly modelGraph: 'batched' | 'original';
+  /**
+   * How batches of one or two streams' windows run at this instance's `sampleRate`: `wasm` when asked
+   * for (the default) and the WebAssembly network matched the model file, otherwise `onnxruntime`.
+   */
+  readonly smallBatchKernel: 'wasm' | 'onnxruntime';
   private closed = false;
   private readonly streams = new Set<SileroVADStream>();
 
@@ -74,6 +79,7 @@ export class SileroVAD implements VAD {
     this.minSpeechDurationMs = options.minSpeechDurationMs;
     this.inference = inference;
     this.modelGraph = pool.graphs[options.sampleRate].graph;
+    this.smallBatchKernel = pool.graphs[options.sampleRate].smallBatchKernel;
   }
 
   /**
@@ -132,6 +138,7 @@ async function openVAD(
   const settings: PoolSettings = {
     modelPath: options.modelPath,
     graph: options.modelGraph,
+    smallBatchKernel: options.smallBatchKernel,
     intraOpThreads: options.threads,
     forceCPU: options.forceCPU,
     maxBatch: options.maxBatchSize,

@@ -15,7 +15,12 @@ import { OnnxGraphBuilder } from './onnx-builder.js';
 import { readSileroNetworks, type SileroNetwork } from './silero-weights.js';
 import { compareGraphs } from './verify-graph.js';
 
-const settings = { modelPath: DEFAULT_MODEL_PATH, intraOpThreads: 1, forceCPU: true };
+const settings = {
+  modelPath: DEFAULT_MODEL_PATH,
+  intraOpThreads: 1,
+  forceCPU: true,
+  smallBatchKernel: 'onnxruntime' as const,
+};
 const tools = audioToolsAvailable();
 
 describe('reading the Silero weights out of the model file', () => {

@@ -37,7 +37,10 @@ export class FakeModel {
     const views = batchViews(new ArrayBuffer(floatsFor(settings.maxBatch) * 4), settings.maxBatch);
     return {
       views,
-      graphs: { 16000: { graph: 'original' }, 8000: { graph: 'original' } },
+      graphs: {
+        16000: { graph: 'original', smallBatchKernel: 'onnxruntime' },
+        8000: { graph: 'original', smallBatchKernel: 'onnxruntime' },
+      },
       run: async (batch, steps, rate) => {
         const index = this.calls.length;
         const context = contextSize(rate);
