@@ -47,6 +47,27 @@ describe('speech API', () => {
     await h.session.close();
   });
 
+  it('without a text output runs no caption tick, and an interrupted message still holds what was heard', async () => {
+    const timersDuringPlayout = async (text: TextOutput | undefined) => {
+      const h = await startSession({ agent: new Agent({ instructions: '' }), text, totalMs: 10_000 });
+      const speech = h.session.say(LONG);
+      await h.clock.sleep(1500);
+      const pending = h.clock.pendingTimers;
+      speech.interrupt();
+      await speech;
+      const last = historyText(h.session).at(-1) ?? '';
+      await h.session.close();
+      return { pending, last };
+    };
+    const shown = await timersDuringPlayout({ captureText: () => {}, flush: () => {} });
+    const hidden = await timersDuringPlayout(undefined);
+    expect(hidden.pending).toBe(shown.pending - 1);
+    // The played part comes from the playout itself, not from the caption tick.
+    expect(hidden.last).toBe(shown.last);
+    expect(hidden.last).toMatch(/^assistant\(interrupted\): This is a rather/);
+    expect(hidden.last.length).toBeLessThan(`assistant(interrupted): ${LONG}`.length);
+  });
+
   it('says streamed text and pre-rendered audio, and can keep them out of the history', async () => {
     const h = await startSession({ agent: new Agent({ instructions: '' }), totalMs: 10_000 });
     async function* words() {

@@ -137,14 +137,18 @@ export async function playSpeechStep(
 
   const due = new AudioDue(deps.clock, deps.gate);
   // Captions follow what is heard, not what was sent: they advance with playback time (frozen while
-  // paused) and never run ahead of the audio sent.
+  // paused) and never run ahead of the audio sent. Without a text output nobody reads them, and the
+  // tick would only wake the process ten times a second during playout (what was heard when the
+  // speech ends or is cut is computed from the playout, not from the tick).
   let heardMs = 0;
   const captionTick = 100;
-  const captions = deps.clock.setRepeatingTimer(captionTick, () => {
-    if (sentFrames === 0 || deps.gate.paused) return;
-    heardMs = Math.min(sentMs, heardMs + captionTick);
-    sync.revealUntil(heardMs);
-  });
+  const captions = deps.textOutput
+    ? deps.clock.setRepeatingTimer(captionTick, () => {
+        if (sentFrames === 0 || deps.gate.paused) return;
+        heardMs = Math.min(sentMs, heardMs + captionTick);
+        sync.revealUntil(heardMs);
+      })
+    : undefined;
   try {
     for await (const produced of untilAborted(frames, signal)) {
       if (signal.aborted) break;
@@ -196,7 +200,7 @@ export async function playSpeechStep(
   try {
     return await finishPlayout();
   } finally {
-    captions.cancel();
+    captions?.cancel();
     due.dispose();
   }
 
