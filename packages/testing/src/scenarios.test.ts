@@ -103,6 +103,31 @@ describe('no lost words', () => {
   });
 });
 
+describe('no lost words without a text output', () => {
+  it('a reply paused by a cough, resumed, then cut keeps about what was heard, the pause not counted', async () => {
+    // simulate() attaches no text output, so no caption tick runs: what was heard comes from the playout.
+    const r = await run('regressions/paused-then-cut-keeps-heard-text');
+    const full =
+      'Once upon a time a small fox lived near a river, and every morning it went down to the water to drink and to watch the fish.';
+    const at = (type: 'speech_paused' | 'speech_resumed') => all(r.log, type).map((e) => e.atMs);
+    const [coughAt, cutAt] = at('speech_paused') as [number, number];
+    const [resumedAt] = at('speech_resumed') as [number];
+    expect(all(r.log, 'agent_false_interruption')).toHaveLength(1);
+    const startedAt = (r.framesBySpeech.speech_1 as Array<{ atMs: number }>)[0]!.atMs;
+    const heardMs = coughAt - startedAt + (cutAt - resumedAt);
+    const msPerChar = r.scenario.tts!.msPerChar!;
+    const [story] = said(r.history, 'assistant');
+    expect(story).toMatch(/ \[interrupted\]$/);
+    const kept = story!.replace(/ \[interrupted\]$/, '');
+    expect(full.startsWith(kept)).toBe(true);
+    expect(full[kept.length]).toBe(' '); // cut at a word boundary
+    // Never more than was heard; at least what was heard before the cough.
+    expect(kept.length).toBeLessThanOrEqual(heardMs / msPerChar);
+    expect(kept.length).toBeGreaterThanOrEqual((coughAt - startedAt) / msPerChar);
+    expect(said(r.history, 'assistant').at(-1)).toBe('Sure.');
+  });
+});
+
 describe('bad input never ends the session', () => {
   it('one malformed input frame is dropped and reported; the question after it is heard and answered', async () => {
     const r = await run('regressions/bad-frame-keeps-microphone');

@@ -28,7 +28,7 @@ export function wasmSession(network: WasmSileroNetwork): ModelSession {
   };
 }
 
-/** `small` for batches of up to `SMALL_BATCH_ROWS` rows, `large` for the rest; releasing it releases `large`. */
+/** `network` for batches of up to `SMALL_BATCH_ROWS` rows, `large` for the rest; releasing it releases `large`. */
 export function smallBatchSession(network: WasmSileroNetwork, large: ModelSession): ModelSession {
   return {
     kind: large.kind,
