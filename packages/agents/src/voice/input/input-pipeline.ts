@@ -7,7 +7,7 @@ import type { VADEvent, VADStream } from '../../providers/vad.js';
 import type { Clock } from '../../time/clock.js';
 import { PushedAudioClock } from './pushed-audio-clock.js';
 import { SttStreamOpener } from './stt-stream.js';
-import { untilAborted } from '../../utils/abortable.js';
+import { readUntilAborted, STOP_READING } from '../../utils/read-until-aborted.js';
 import { type LinkedController, linkedController } from '../../provider-utils/abort.js';
 import type { ActiveAgent } from '../agent/active-agent.js';
 import type { AudioInput } from '../../providers/audio-io.js';
@@ -196,23 +196,7 @@ export class InputPipeline {
 
   private async pump(input: AudioInput, stop: AbortSignal): Promise<void> {
     try {
-      for await (const raw of untilAborted(input, stop)) {
-        const frame = this.accept(raw);
-        if (!frame) continue;
-        if (!this.enabled) {
-          this.framesDiscarded++;
-          continue;
-        }
-        this.framesIn++;
-        this.followFormat(frame);
-        this.push('vad', frame);
-        this.push(
-          'stt',
-          this.sttMustHearSilence()
-            ? AudioFrame.silence(frame.sampleRate, frame.channels, frame.samplesPerChannel)
-            : frame,
-        );
-      }
+      await readUntilAborted(input, stop, this.onInputFrame);
     } catch (error) {
       if (!stop.aborted) this.deps.reporter.error('audio_input', error, false);
     }
@@ -224,6 +208,25 @@ export class InputPipeline {
     this.deps.listener.vadLost();
     this.deps.listener.inputEnded();
   }
+
+  /** Every frame of the microphone passes here, in the microtask it arrives in. */
+  private readonly onInputFrame = (raw: AudioFrameLike): void => {
+    const frame = this.accept(raw);
+    if (!frame) return;
+    if (!this.enabled) {
+      this.framesDiscarded++;
+      return;
+    }
+    this.framesIn++;
+    this.followFormat(frame);
+    this.push('vad', frame);
+    this.push(
+      'stt',
+      this.sttMustHearSilence()
+        ? AudioFrame.silence(frame.sampleRate, frame.channels, frame.samplesPerChannel)
+        : frame,
+    );
+  };
 
   /**
    * Gives a frame to one stream. A provider whose `pushFrame` throws must not end the microphone (the
@@ -388,11 +391,11 @@ export class InputPipeline {
       }
       try {
         slot.stream = stream;
-        for await (const event of untilAborted(stream, signal)) {
-          if (slot.generation !== generation) break;
+        await readUntilAborted(stream, signal, (event) => {
+          if (slot.generation !== generation) return STOP_READING;
           delay = RESTART_INITIAL_DELAY_MS;
           deliver(event);
-        }
+        });
       } catch (error) {
         failure = error;
       }

@@ -133,4 +133,34 @@ describe('AudioDue waits', () => {
     expect(outcomes).toEqual(['b', 'a']);
     due.dispose();
   });
+  it('arms about one timer per grace period for frames taken in time, and still gives up at the last deadline', async () => {
+    const { clock, due } = rig();
+    let armed = 0;
+    const setTimer = clock.setTimer.bind(clock);
+    clock.setTimer = ((ms: number, callback: () => void) => {
+      armed++;
+      return setTimer(ms, callback);
+    }) as typeof clock.setTimer;
+    const signal = new AbortController().signal;
+    // 200 frames of 20 ms, each taken by the sink as soon as it is handed over, 20 ms apart.
+    for (let i = 0; i < 200; i++) {
+      due.frameSent(20);
+      await expect(due.waitFor(Promise.resolve(i), 1000, signal)).resolves.toEqual({ value: i });
+      await clock.advance(20);
+    }
+    expect(armed).toBeLessThanOrEqual(5);
+    // A sink that then stops taking frames is given up on when the audio is due plus the grace.
+    due.frameSent(20);
+    const stuck = due.waitFor(new Promise<void>(() => {}), 1000, signal);
+    let result: unknown = 'pending';
+    void stuck.then((r) => {
+      result = r;
+    });
+    await clock.advance(1019);
+    expect(result).toBe('pending');
+    await clock.advance(1);
+    expect(result).toBeUndefined();
+    due.dispose();
+    expect(clock.pendingTimers).toBe(0);
+  });
 });

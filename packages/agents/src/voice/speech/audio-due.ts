@@ -1,6 +1,12 @@
 import { abortReason, type Clock, type TimerHandle } from '../../time/clock.js';
 import type { PlayoutGate } from './playout-gate.js';
 
+interface DueWait {
+  readonly graceMs: number;
+  /** The deadline passed: the wait resolves `undefined`. */
+  expire(): void;
+}
+
 /**
  * When the audio a step handed to the sink is due to have played: each frame plays after the ones before
  * it (or at once after an underrun), and a pause that began while the audio was still playing pushes the
@@ -22,11 +28,19 @@ export class AudioDue {
   private readonly onAbort = (): void => {
     this.watched = undefined;
     for (const abort of [...this.aborts]) abort();
+    // The step is over: nothing is left for the wake timer to give up on.
+    if (this.waits.size === 0) this.stopWaking();
   };
+  /** The waits in progress, each given up on once the audio is due plus its grace. */
+  private readonly waits = new Set<DueWait>();
+  /** One timer for every wait of the step, and when it fires. */
+  private wakeTimer: TimerHandle | undefined;
+  private wakeAt = Number.POSITIVE_INFINITY;
   private readonly unwatchGate: () => void;
   readonly dispose = (): void => {
     this.unwatchGate();
     this.watch(undefined);
+    this.stopWaking();
   };
 
   constructor(
@@ -56,9 +70,9 @@ export class AudioDue {
    * Resolves `{ value }`, or `undefined` once the deadline has passed; rejects when `signal` aborts.
    */
   waitFor<T>(work: Promise<T>, graceMs: number, signal: AbortSignal): Promise<{ value: T } | undefined> {
-    // One promise, one reaction on the work and one timer per wait: a step waits like this on every frame.
-    const remaining = this.dueAt + graceMs - this.clock.now();
-    if (remaining <= 0) {
+    // One promise and one reaction on the work per wait: a step waits like this on every frame.
+    const deadline = this.dueAt + graceMs;
+    if (deadline <= this.clock.now()) {
       // Given up on: a later failure of the work belongs to no one.
       work.catch(() => {});
       return Promise.resolve(undefined);
@@ -71,13 +85,11 @@ export class AudioDue {
     const shared = this.aborts.size === 0 || this.watched === signal;
     if (shared) this.watch(signal);
     return new Promise<{ value: T } | undefined>((resolve, reject) => {
-      let timer: TimerHandle | undefined;
       let settled = false;
       const settle = (): boolean => {
         if (settled) return false;
         settled = true;
-        timer?.cancel();
-        timer = undefined;
+        this.waits.delete(wait);
         if (shared) this.aborts.delete(abort);
         else signal.removeEventListener('abort', abort);
         return true;
@@ -85,17 +97,13 @@ export class AudioDue {
       const abort = (): void => {
         if (settle()) reject(abortReason(signal));
       };
-      // The deadline moves when a pause pushes the audio back: look again when the timer fires.
-      const onTimer = (): void => {
-        timer = undefined;
-        if (settled) return;
-        const left = this.dueAt + graceMs - this.clock.now();
-        if (left <= 0) {
+      const wait: DueWait = {
+        graceMs,
+        expire: () => {
           if (settle()) resolve(undefined);
-          return;
-        }
-        timer = this.clock.setTimer(left, onTimer);
+        },
       };
+      this.waits.add(wait);
       if (shared) this.aborts.add(abort);
       else signal.addEventListener('abort', abort, { once: true });
       work.then(
@@ -106,9 +114,42 @@ export class AudioDue {
           if (settle()) reject(error);
         },
       );
-      if (!settled) timer = this.clock.setTimer(remaining, onTimer);
+      this.wakeBy(deadline);
     });
   }
+
+  /**
+   * Makes sure the wake timer fires by `at`. A timer already due earlier is kept: when it fires it looks
+   * at the deadlines as they are then and sleeps again until the nearest. Frames are taken long before
+   * their deadline, so a step re-arms the timer about once per grace period instead of once per frame.
+   */
+  private wakeBy(at: number): void {
+    if (this.wakeTimer && this.wakeAt <= at) return;
+    this.wakeTimer?.cancel();
+    this.wakeAt = at;
+    this.wakeTimer = this.clock.setTimer(at - this.clock.now(), this.onWake);
+  }
+
+  private stopWaking(): void {
+    this.wakeTimer?.cancel();
+    this.wakeTimer = undefined;
+    this.wakeAt = Number.POSITIVE_INFINITY;
+  }
+
+  private readonly onWake = (): void => {
+    this.wakeTimer = undefined;
+    this.wakeAt = Number.POSITIVE_INFINITY;
+    // A pause may have pushed a deadline back since the timer was armed: each is read again now.
+    const now = this.clock.now();
+    const due = this.dueAt;
+    let next = Number.POSITIVE_INFINITY;
+    for (const wait of [...this.waits]) {
+      const deadline = due + wait.graceMs;
+      if (deadline <= now) wait.expire();
+      else next = Math.min(next, deadline);
+    }
+    if (next !== Number.POSITIVE_INFINITY) this.wakeBy(next);
+  };
 
   private watch(signal: AbortSignal | undefined): void {
     if (this.watched === signal) return;

@@ -14,6 +14,7 @@ import type { LatencyMetrics } from '../session/latency-metrics.js';
 import type { SessionReporter } from '../session/session-reporter.js';
 import type { InterruptionPolicy } from '../turn/interruption-policy.js';
 import { AudioDue } from './audio-due.js';
+import { SynthesizedFrames } from './synthesized-frames.js';
 import type { PlayoutGate } from './playout-gate.js';
 import type { SpeechHandle } from './speech-handle.js';
 import { type SpeakingRate, TranscriptSync } from './transcript-sync.js';
@@ -106,19 +107,23 @@ export async function playSpeechStep(
 
   // The given audio stands in for the synthesis: its failure is reported as the TTS's.
   const given = source.audio;
-  const frames = given
-    ? tagged(
-        withIdleTimeout(() => given, {
-          clock: deps.clock,
-          firstItemTimeoutMs: deps.givenAudioTimeouts.firstFrameMs,
-          idleTimeoutMs: deps.givenAudioTimeouts.frameMs,
-          signal,
-          label: 'say() audio',
-        }),
-        'tts',
+  // Both end as soon as the speech is interrupted, even while they wait for audio.
+  const frames: AsyncIterable<AudioFrame> | undefined = given
+    ? untilAborted(
+        tagged(
+          withIdleTimeout(() => given, {
+            clock: deps.clock,
+            firstItemTimeoutMs: deps.givenAudioTimeouts.firstFrameMs,
+            idleTimeoutMs: deps.givenAudioTimeouts.frameMs,
+            signal,
+            label: 'say() audio',
+          }),
+          'tts',
+        ),
+        signal,
       )
     : source.tts && output
-      ? synthesize(deps, handle, source, sync)
+      ? new SynthesizedFrames(deps, handle, source, sync)
       : undefined;
   if (!frames) {
     // Text-only session: the transcript is the whole of the speech.
@@ -150,13 +155,14 @@ export async function playSpeechStep(
       })
     : undefined;
   try {
-    for await (const produced of untilAborted(frames, signal)) {
+    for await (const produced of frames) {
       if (signal.aborted) break;
       if (produced.samplesPerChannel === 0) continue;
       const frame = conform(produced);
       if (!frame) continue;
       deps.policy.onFrameReady(handle);
-      await deps.gate.waitOpen(signal);
+      // An open gate lets the frame go in the same turn: awaiting it would cost every frame a promise.
+      if (deps.gate.paused) await deps.gate.waitOpen(signal);
       // An interrupt that also releases the pause wakes this wait in the same instant it aborts the
       // speech: the frame must not reach the sink after the interrupt cleared it.
       if (signal.aborted || !output) break;
@@ -279,74 +285,6 @@ export async function playSpeechStep(
       throw streamError;
     }
     return result;
-  }
-}
-
-async function* synthesize(
-  deps: PlayoutDeps,
-  handle: SpeechHandle,
-  source: PlayoutSource,
-  sync: TranscriptSync,
-): AsyncGenerator<AudioFrame> {
-  const signal = handle.interruptSignal;
-  const iterator = untilAborted(source.text, signal)[Symbol.asyncIterator]();
-  // A step that only calls tools produces no text: no synthesis is opened for it.
-  let firstText: IteratorResult<string>;
-  do {
-    firstText = await iterator.next();
-  } while (!firstText.done && firstText.value === '');
-  if (firstText.done || signal.aborted) {
-    sync.markTextComplete();
-    return;
-  }
-  let tts: ReturnType<PlayoutDeps['tts']['open']>;
-  try {
-    tts = deps.tts.open(source.tts!, signal);
-  } catch (error) {
-    // A synchronous throw of the provider's stream() is the TTS's failure, like one while streaming.
-    throw tagErrorSource(error, 'tts');
-  }
-  const startedAt = deps.clock.now();
-  let first = true;
-  const feeding = (async () => {
-    try {
-      let next: IteratorResult<string> = firstText;
-      while (!next.done) {
-        if (signal.aborted) return;
-        sync.pushText(next.value);
-        tts.pushText(next.value);
-        next = await iterator.next();
-      }
-      sync.markTextComplete();
-      tts.endInput();
-    } catch (error) {
-      void tts.close().catch(() => {});
-      throw error;
-    }
-  })();
-  let feedError: unknown;
-  feeding.catch((error: unknown) => {
-    feedError = error;
-  });
-  try {
-    for await (const chunk of untilAborted(tts, signal)) {
-      if (first) {
-        first = false;
-        deps.metrics.ttsFirstByte(handle, deps.clock.now() - startedAt);
-      }
-      sync.pushAudio(chunk.frame.durationMs);
-      if (chunk.words) sync.pushWords(chunk.words);
-      yield chunk.frame;
-      if (signal.aborted) return;
-    }
-    await feeding;
-    if (feedError) throw feedError;
-    if (!signal.aborted) sync.markAudioComplete();
-  } catch (error) {
-    throw tagErrorSource(error, feedError === error ? 'llm' : 'tts');
-  } finally {
-    // Never wait on a provider's close: a hung one must not hold the speech.
-    void tts.close().catch(() => {});
   }
 }
 

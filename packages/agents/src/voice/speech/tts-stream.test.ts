@@ -104,4 +104,38 @@ describe('TtsStreamOpener streams', () => {
     await all.return?.();
     expect(ended.counts().returns).toBe(0);
   });
+  it('times each wait from its own start while reusing one timer for pieces that come in time', async () => {
+    const { clock, audio, stream, piece } = rig();
+    let armed = 0;
+    const setTimer = clock.setTimer.bind(clock);
+    clock.setTimer = ((ms: number, callback: () => void) => {
+      armed++;
+      return setTimer(ms, callback);
+    }) as typeof clock.setTimer;
+    const it = stream[Symbol.asyncIterator]();
+    stream.endInput();
+    // A piece every 100 ms for 5 s: each comes well within the 500 ms gap allowed.
+    for (let i = 0; i < 50; i++) {
+      const next = it.next();
+      await clock.advance(100);
+      audio.trySend(piece());
+      await expect(next).resolves.toMatchObject({ done: false });
+    }
+    expect(armed).toBeLessThanOrEqual(15);
+    // A gap that began after a long run of pieces is still allowed its full 500 ms.
+    const waiting = it.next();
+    const outcome = waiting.then(
+      () => 'resolved',
+      (error: Error) => error.message,
+    );
+    await clock.advance(499);
+    audio.trySend(piece());
+    expect(await outcome).toBe('resolved');
+    const last = it.next().then(
+      () => 'resolved',
+      (error: Error) => error.message,
+    );
+    await clock.advance(500);
+    expect(await last).toBe('test-tts: no audio for 500 ms');
+  });
 });

@@ -57,7 +57,15 @@ class DeadlinedTtsStream implements TTSStream {
   private heardAudio = false;
   /** True while the session waits for the next piece of audio. */
   private waiting = false;
+  /** When the clock of the wait in progress started: its start, or the end of input if that came later. */
+  private clockStartedAt = 0;
+  /**
+   * Armed by the first wait that runs the clock and left armed between waits: when it fires it looks at
+   * the wait going on then, if any, and sleeps again until that one's deadline. A synthesis yields
+   * dozens of pieces per second, each in time, so this re-arms about once per deadline, not per piece.
+   */
   private timer: TimerHandle | undefined;
+  private timerAt = Number.POSITIVE_INFINITY;
   /** Set once a deadline was missed: every wait for audio fails with it from then on. */
   private stallError: unknown;
   private stalledFlag = false;
@@ -82,6 +90,7 @@ class DeadlinedTtsStream implements TTSStream {
 
   endInput(): void {
     this.inner.endInput();
+    if (!this.inputEnded && this.waiting) this.clockStartedAt = this.deadlines.clock.now();
     this.inputEnded = true;
     this.arm();
   }
@@ -112,6 +121,7 @@ class DeadlinedTtsStream implements TTSStream {
         return;
       }
       this.waits.add(wait);
+      if (!this.waiting) this.clockStartedAt = this.deadlines.clock.now();
       this.waiting = true;
       this.arm();
       next.then(
@@ -124,34 +134,51 @@ class DeadlinedTtsStream implements TTSStream {
   /** @internal A wait settled: the clock stops until the next one. */
   waitEnded(wait: DeadlinedWait, gotAudio: boolean): void {
     this.waits.delete(wait);
-    if (this.waits.size === 0) {
-      this.waiting = false;
-      this.disarm();
-    }
+    // The timer stays armed: the next wait, which usually follows at once, reuses it.
+    if (this.waits.size === 0) this.waiting = false;
     if (gotAudio) this.heardAudio = true;
   }
 
-  private arm(): void {
-    if (!this.inputEnded || !this.waiting || this.timer) return;
+  /** The deadline of the wait in progress, if its clock runs. */
+  private deadline(): number | undefined {
+    if (!this.inputEnded || !this.waiting) return undefined;
     const ms = this.heardAudio ? this.deadlines.audioTimeoutMs : this.deadlines.firstAudioTimeoutMs;
-    if (!Number.isFinite(ms)) return;
-    this.timer = this.deadlines.clock.setTimer(ms, () => {
-      this.timer = undefined;
-      this.stalledFlag = true;
-      this.stallError = new APITimeoutError(
-        this.heardAudio
-          ? `${this.label}: no audio for ${ms} ms`
-          : `${this.label}: no audio within ${ms} ms of the end of its text`,
-      );
-      for (const wait of [...this.waits]) wait.fail(this.stallError);
-      // A synthesizer that stalled is released now; a hung close must not hold the speech either.
-      void this.inner.close().catch(() => {});
-    });
+    return Number.isFinite(ms) ? this.clockStartedAt + ms : undefined;
   }
+
+  private arm(): void {
+    const at = this.deadline();
+    if (at === undefined || (this.timer && this.timerAt <= at)) return;
+    this.timer?.cancel();
+    this.timerAt = at;
+    this.timer = this.deadlines.clock.setTimer(at - this.deadlines.clock.now(), this.onTimer);
+  }
+
+  private readonly onTimer = (): void => {
+    this.timer = undefined;
+    this.timerAt = Number.POSITIVE_INFINITY;
+    const at = this.deadline();
+    if (at === undefined) return;
+    if (at > this.deadlines.clock.now()) {
+      this.arm();
+      return;
+    }
+    const ms = at - this.clockStartedAt;
+    this.stalledFlag = true;
+    this.stallError = new APITimeoutError(
+      this.heardAudio
+        ? `${this.label}: no audio for ${ms} ms`
+        : `${this.label}: no audio within ${ms} ms of the end of its text`,
+    );
+    for (const wait of [...this.waits]) wait.fail(this.stallError);
+    // A synthesizer that stalled is released now; a hung close must not hold the speech either.
+    void this.inner.close().catch(() => {});
+  };
 
   private disarm(): void {
     this.timer?.cancel();
     this.timer = undefined;
+    this.timerAt = Number.POSITIVE_INFINITY;
   }
 }
 
