@@ -1,32 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { controlledSource, items } from './async-source-test-helpers.js';
 import { readUntilAborted, STOP_READING } from './read-until-aborted.js';
-
-/** A source whose items the test releases one by one; it records how often it was pulled and stopped. */
-function controlledSource<T>() {
-  const waiting: Array<{ resolve: (r: IteratorResult<T>) => void; reject: (e: unknown) => void }> = [];
-  const log = { returned: 0, nexts: 0 };
-  const iterator: AsyncIterator<T> = {
-    next: () => {
-      log.nexts++;
-      return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
-    },
-    return: () => {
-      log.returned++;
-      return Promise.resolve({ done: true, value: undefined });
-    },
-  };
-  return {
-    source: { [Symbol.asyncIterator]: () => iterator } as AsyncIterable<T>,
-    log,
-    give: (value: T) => waiting.shift()?.resolve({ done: false, value }),
-    end: () => waiting.shift()?.resolve({ done: true, value: undefined }),
-    fail: (error: unknown) => waiting.shift()?.reject(error),
-  };
-}
-
-async function* items<T>(...values: T[]): AsyncGenerator<T> {
-  yield* values;
-}
 
 const settled = () => new Promise((resolve) => setImmediate(resolve));
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { countArmedTimers } from '../../time/timer-count-test-helper.js';
 import { VirtualClock } from '../../time/virtual-clock.js';
 import { AudioDue } from './audio-due.js';
 import { PlayoutGate } from './playout-gate.js';
@@ -135,12 +136,7 @@ describe('AudioDue waits', () => {
   });
   it('arms about one timer per grace period for frames taken in time, and still gives up at the last deadline', async () => {
     const { clock, due } = rig();
-    let armed = 0;
-    const setTimer = clock.setTimer.bind(clock);
-    clock.setTimer = ((ms: number, callback: () => void) => {
-      armed++;
-      return setTimer(ms, callback);
-    }) as typeof clock.setTimer;
+    const armed = countArmedTimers(clock);
     const signal = new AbortController().signal;
     // 200 frames of 20 ms, each taken by the sink as soon as it is handed over, 20 ms apart.
     for (let i = 0; i < 200; i++) {
@@ -148,7 +144,7 @@ describe('AudioDue waits', () => {
       await expect(due.waitFor(Promise.resolve(i), 1000, signal)).resolves.toEqual({ value: i });
       await clock.advance(20);
     }
-    expect(armed).toBeLessThanOrEqual(5);
+    expect(armed()).toBeLessThanOrEqual(5);
     // A sink that then stops taking frames is given up on when the audio is due plus the grace.
     due.frameSent(20);
     const stuck = due.waitFor(new Promise<void>(() => {}), 1000, signal);

@@ -3,6 +3,7 @@ import { AudioFrame } from '../../audio/audio-frame.js';
 import { Channel } from '../../stream/channel.js';
 import { SPECIFICATION_VERSION } from '../../providers/common.js';
 import type { StreamingTTS, SynthesizedAudio, TTSStream } from '../../providers/tts.js';
+import { countArmedTimers } from '../../time/timer-count-test-helper.js';
 import { VirtualClock } from '../../time/virtual-clock.js';
 import { TtsStreamOpener } from './tts-stream.js';
 
@@ -106,12 +107,7 @@ describe('TtsStreamOpener streams', () => {
   });
   it('times each wait from its own start while reusing one timer for pieces that come in time', async () => {
     const { clock, audio, stream, piece } = rig();
-    let armed = 0;
-    const setTimer = clock.setTimer.bind(clock);
-    clock.setTimer = ((ms: number, callback: () => void) => {
-      armed++;
-      return setTimer(ms, callback);
-    }) as typeof clock.setTimer;
+    const armed = countArmedTimers(clock);
     const it = stream[Symbol.asyncIterator]();
     stream.endInput();
     // A piece every 100 ms for 5 s: each comes well within the 500 ms gap allowed.
@@ -121,7 +117,7 @@ describe('TtsStreamOpener streams', () => {
       audio.trySend(piece());
       await expect(next).resolves.toMatchObject({ done: false });
     }
-    expect(armed).toBeLessThanOrEqual(15);
+    expect(armed()).toBeLessThanOrEqual(15);
     // A gap that began after a long run of pieces is still allowed its full 500 ms.
     const waiting = it.next();
     const outcome = waiting.then(
