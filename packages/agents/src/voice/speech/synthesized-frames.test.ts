@@ -90,6 +90,24 @@ describe('SynthesizedFrames', () => {
     expect(synthesis.record.opened).toBe(0);
   });
 
+  it('fails once, opening nothing, when the text fails before any of it came', async () => {
+    // A source that fails every time it is read, as a provider's stream may: the step reads it once.
+    let reads = 0;
+    const failing: AsyncIterable<string> = {
+      [Symbol.asyncIterator]: () => ({
+        next: () => {
+          reads++;
+          return Promise.reject(new Error('no reply'));
+        },
+      }),
+    };
+    const { iterator, synthesis } = frames(failing);
+    await expect(iterator.next()).rejects.toThrow('no reply');
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+    expect(reads).toBe(1);
+    expect(synthesis.record.opened).toBe(0);
+  });
+
   it("tags a failure of the text's source as the LLM's, after the audio of what came before", async () => {
     async function* failing(): AsyncGenerator<string> {
       yield 'Hello';
