@@ -1214,6 +1214,12 @@ declare class SpeechInterruptedReason extends VoxwireError {
     readonly reason: InterruptReason;
     name: string;
     constructor(reason: InterruptReason);
+    /**
+     * The one instance for `reason` that interrupted speeches carry. An error records its stack, async
+     * frames included, when it is made, which cost more than the rest of an interruption; the reason is
+     * a signal for the speech's waits to stop, and no one reads where it was made.
+     */
+    static of(reason: InterruptReason): SpeechInterruptedReason;
 }
 
 /**

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { FRAME_SAMPLES, RATE, timeline } from './audio.mjs';
-import { holds, sessionsHeld } from './table.mjs';
+import { cpuRatios, holds, sessionsHeld } from './table.mjs';
 
 const run = promisify(execFile);
 const bench = fileURLToPath(new URL('./bench.mjs', import.meta.url));
@@ -78,6 +78,56 @@ describe('session-count rule', () => {
     expect(holds(at(10, 621), one)).toBe(false);
     expect(holds(at(100, 600, 50), one)).toBe(false);
     expect(sessionsHeld([one, at(10, 610), at(25, 615), at(100, 700), at(300, 605)], 'voxwire')).toBe(25);
+  });
+});
+
+describe('CPU ratio over alternated rounds', () => {
+  const cpu = (framework: string, ms: number, cpuRound?: number) => ({
+    framework,
+    sessions: 1,
+    variant: 'vad',
+    kind: 'conversation',
+    cpuMsPerConversationSecond: ms,
+    ...(cpuRound ? { cpuRound } : {}),
+  });
+
+  it('takes each round net of its own driver run and judges the median', () => {
+    const r = cpuRatios(
+      [
+        cpu('voxwire', 30, undefined),
+        cpu('livekit', 70),
+        cpu('driver', 10),
+        cpu('voxwire', 40, 1),
+        cpu('livekit', 60, 1),
+        cpu('driver', 20, 1),
+        cpu('voxwire', 25, 2),
+        cpu('livekit', 85, 2),
+        cpu('driver', 5, 2),
+      ],
+      1,
+    );
+    expect(r?.rounds.map((x) => x.net)).toEqual([20 / 60, 20 / 40, 20 / 80]);
+    expect(r?.net).toBe(20 / 60);
+    expect(r?.whole).toBe(30 / 70);
+  });
+
+  it('has no net ratio unless every round measured its driver, and skips a failed case', () => {
+    const r = cpuRatios(
+      [
+        cpu('voxwire', 30),
+        cpu('livekit', 60),
+        cpu('driver', 10),
+        cpu('voxwire', 40, 1),
+        cpu('livekit', 80, 1),
+        { ...cpu('voxwire', 1, 2), failed: 'timed out' },
+        cpu('livekit', 80, 2),
+      ],
+      1,
+    );
+    expect(r?.rounds).toHaveLength(2);
+    expect(r?.net).toBeUndefined();
+    expect(r?.whole).toBe(0.5);
+    expect(cpuRatios([cpu('voxwire', 30)], 1)).toBeUndefined();
   });
 });
 

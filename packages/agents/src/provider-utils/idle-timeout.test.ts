@@ -162,4 +162,25 @@ describe('withIdleTimeout', () => {
     expect(clock.now()).toBe(400 + 100 + 400);
     expect(clock.pendingTimers).toBe(0);
   });
+  it("keeps one listener on the caller's signal for the whole stream, and ends quietly on an abort between items", async () => {
+    const clock = new VirtualClock();
+    const caller = new AbortController();
+    const source = scriptedSource<number>(clock, [[{ item: 1 }, { item: 2 }, { item: 3 }, { item: 4 }]]);
+    const counts: number[] = [];
+    const items: number[] = [];
+    for await (const item of withIdleTimeout(source.open, { clock, idleTimeoutMs: 100, signal: caller.signal })) {
+      items.push(item);
+      counts.push(getEventListeners(caller.signal, 'abort').length);
+      // Aborted while the consumer works on an item: no read is pending, the next wait ends at once.
+      if (item === 2) caller.abort();
+    }
+    expect(items).toEqual([1, 2]);
+    // The caller's own listener from the stream's link, and the stream's waits' one: the same two
+    // whichever item it is.
+    expect(counts).toEqual([2, 2]);
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+    expect(clock.pendingTimers).toBe(0);
+    await settle();
+    expect(source.cleanups()).toBe(1);
+  });
 });

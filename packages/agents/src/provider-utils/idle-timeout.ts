@@ -43,14 +43,16 @@ export async function* withIdleTimeout<T>(
   if (signal?.aborted) return;
   const link = linkedController(signal);
   let iterator: AsyncIterator<T> | undefined;
+  let waits: IdleWaits<T> | undefined;
   let done = false;
   try {
     iterator = source(link.signal)[Symbol.asyncIterator]();
+    waits = new IdleWaits(iterator, link, options);
     for (let first = true; ; first = false) {
       const waitMs = first ? firstItemTimeoutMs : idleTimeoutMs;
       let next: IteratorResult<T>;
       try {
-        next = await nextWithin(iterator, waitMs, first, link, options);
+        next = await waits.next(waitMs, first);
       } catch (error) {
         if (error instanceof StallError) throw error.timeout;
         if (signal?.aborted) return;
@@ -63,6 +65,7 @@ export async function* withIdleTimeout<T>(
       yield next.value;
     }
   } finally {
+    waits?.dispose();
     link.dispose();
     link.abort(releasedReason());
     // Runs the source's cleanup (a no-op for one that threw), without waiting for it: a source stuck in
@@ -76,51 +79,91 @@ class StallError {
   constructor(readonly timeout: APITimeoutError) {}
 }
 
-function nextWithin<T>(
-  iterator: AsyncIterator<T>,
-  waitMs: number,
-  first: boolean,
-  link: LinkedController,
-  options: IdleTimeoutOptions,
-): Promise<IteratorResult<T>> {
-  const { clock, signal } = options;
-  return new Promise<IteratorResult<T>>((resolve, reject) => {
-    let timer: TimerHandle | undefined;
-    const onAbort = (): void => {
-      release();
-      reject(abortReason(signal!));
-    };
-    const release = (): void => {
-      timer?.cancel();
-      signal?.removeEventListener('abort', onAbort);
-    };
-    timer = clock.setTimer(waitMs, () => {
-      release();
-      const label = options.label ?? 'stream';
-      const timeout = new APITimeoutError(
-        first ? `${label}: nothing received within ${waitMs} ms` : `${label}: no data for ${waitMs} ms`,
-      );
-      reject(new StallError(timeout));
-      link.abort(timeout);
+/**
+ * The waits of one iteration, one at a time. The caller's abort listener is added once for the whole
+ * iteration and the handlers are made once: an LLM stream waits once per token, and a listener added
+ * and removed on an AbortSignal per wait cost more than the wait itself.
+ */
+class IdleWaits<T> {
+  private resolve: ((result: IteratorResult<T>) => void) | undefined;
+  private reject: ((error: unknown) => void) | undefined;
+  private timer: TimerHandle | undefined;
+  private waitMs = 0;
+  private first = true;
+
+  constructor(
+    private readonly iterator: AsyncIterator<T>,
+    private readonly link: LinkedController,
+    private readonly options: IdleTimeoutOptions,
+  ) {
+    options.signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  /** The source's next item, or a `StallError` when it takes longer than `waitMs`. */
+  next(waitMs: number, first: boolean): Promise<IteratorResult<T>> {
+    return new Promise<IteratorResult<T>>((resolve, reject) => {
+      const signal = this.options.signal;
+      if (signal?.aborted) {
+        reject(abortReason(signal));
+        return;
+      }
+      this.resolve = resolve;
+      this.reject = reject;
+      this.waitMs = waitMs;
+      this.first = first;
+      this.timer = this.options.clock.setTimer(waitMs, this.onTimer);
+      let pending: Promise<IteratorResult<T>>;
+      try {
+        pending = this.iterator.next();
+      } catch (error) {
+        this.fail(error);
+        return;
+      }
+      pending.then(this.onResult, this.onError);
     });
-    signal?.addEventListener('abort', onAbort, { once: true });
-    let pending: Promise<IteratorResult<T>>;
-    try {
-      pending = iterator.next();
-    } catch (error) {
-      release();
-      reject(error);
-      return;
-    }
-    pending.then(
-      (result) => {
-        release();
-        resolve(result);
-      },
-      (error: unknown) => {
-        release();
-        reject(error);
-      },
+  }
+
+  dispose(): void {
+    this.settle();
+    this.options.signal?.removeEventListener('abort', this.onAbort);
+  }
+
+  /** Ends the current wait: its timer is cancelled, and a late answer to it finds nobody waiting. */
+  private settle(): void {
+    this.timer?.cancel();
+    this.timer = undefined;
+    this.resolve = undefined;
+    this.reject = undefined;
+  }
+
+  private fail(error: unknown): void {
+    const reject = this.reject;
+    this.settle();
+    reject?.(error);
+  }
+
+  private readonly onResult = (result: IteratorResult<T>): void => {
+    const resolve = this.resolve;
+    this.settle();
+    resolve?.(result);
+  };
+
+  private readonly onError = (error: unknown): void => this.fail(error);
+
+  private readonly onAbort = (): void => {
+    if (this.reject) this.fail(abortReason(this.options.signal!));
+  };
+
+  private readonly onTimer = (): void => {
+    this.timer = undefined;
+    if (!this.reject) return;
+    const label = this.options.label ?? 'stream';
+    const timeout = new APITimeoutError(
+      this.first
+        ? `${label}: nothing received within ${this.waitMs} ms`
+        : `${label}: no data for ${this.waitMs} ms`,
     );
-  });
+    this.fail(new StallError(timeout));
+    this.link.abort(timeout);
+  };
 }

@@ -161,7 +161,7 @@ export class SpeechHandle implements PromiseLike<void> {
     if (this.done() || this.interrupted) return false;
     if (!force && !this.interruptible) return false;
     this.interruptReasonValue = reason;
-    this.interruptController.abort(new SpeechInterruptedReason(reason));
+    this.interruptController.abort(SpeechInterruptedReason.of(reason));
     for (const listener of [...this.interruptListeners]) listener(reason);
     return true;
   }
@@ -210,4 +210,20 @@ export class SpeechInterruptedReason extends VoxwireError {
   constructor(readonly reason: InterruptReason) {
     super(`speech interrupted (${reason})`);
   }
+
+  /**
+   * The one instance for `reason` that interrupted speeches carry. An error records its stack, async
+   * frames included, when it is made, which cost more than the rest of an interruption; the reason is
+   * a signal for the speech's waits to stop, and no one reads where it was made.
+   */
+  static of(reason: InterruptReason): SpeechInterruptedReason {
+    let shared = sharedReasons.get(reason);
+    if (!shared) {
+      shared = new SpeechInterruptedReason(reason);
+      sharedReasons.set(reason, shared);
+    }
+    return shared;
+  }
 }
+
+const sharedReasons = new Map<InterruptReason, SpeechInterruptedReason>();
