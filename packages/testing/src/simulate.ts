@@ -123,6 +123,19 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
   let nextRequestSpeculative = false;
   const speculative = new WeakSet<FakeLLMRequest>();
   const onTrace: typeof recorder.onTrace = (record) => {
+    if (record.type === 'speech_frame') {
+      // Every frame played is traced: its entry is made in one shape, with the keys in the order
+      // recorder.onTrace() gives them, since spreading records of every kind at one site is V8's slow path.
+      recorder.entries.push({
+        type: 'speech_frame',
+        speechId: record.speechId,
+        durationMs: record.durationMs,
+        allowInterruptions: record.allowInterruptions,
+        atMs: record.atMs,
+        src: 'trace',
+      });
+      return;
+    }
     if (record.type === 'preemptive_generation_started') nextRequestSpeculative = true;
     if (record.type === 'speech_authorized') holder = record.speechId;
     else if (record.type === 'speech_released' && holder === record.speechId) holder = undefined;
@@ -255,8 +268,20 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
     neverFinish: config.output.neverFinish,
     // Segment-level records belong to the speech whose frames opened the segment.
     onRecord: (record) => {
-      if (record.type === 'output_frame' && record.first) segmentSpeech = holder;
-      recorder.sim({ ...record, speechId: record.type === 'output_frame' ? holder : segmentSpeech });
+      if (record.type === 'output_frame') {
+        if (record.first) segmentSpeech = holder;
+        // The sink records every frame: one shape, the keys in the order recorder.sim() gives them.
+        recorder.entries.push({
+          type: 'output_frame',
+          durationMs: record.durationMs,
+          first: record.first,
+          speechId: holder,
+          src: 'sim',
+          atMs: clock.now(),
+        });
+        return;
+      }
+      recorder.sim({ ...record, speechId: segmentSpeech });
     },
   });
 

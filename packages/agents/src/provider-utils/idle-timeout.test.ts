@@ -168,7 +168,11 @@ describe('withIdleTimeout', () => {
     const source = scriptedSource<number>(clock, [[{ item: 1 }, { item: 2 }, { item: 3 }, { item: 4 }]]);
     const counts: number[] = [];
     const items: number[] = [];
-    for await (const item of withIdleTimeout(source.open, { clock, idleTimeoutMs: 100, signal: caller.signal })) {
+    for await (const item of withIdleTimeout(source.open, {
+      clock,
+      idleTimeoutMs: 100,
+      signal: caller.signal,
+    })) {
       items.push(item);
       counts.push(getEventListeners(caller.signal, 'abort').length);
       // Aborted while the consumer works on an item: no read is pending, the next wait ends at once.
