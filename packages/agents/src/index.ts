@@ -71,7 +71,13 @@ export {
   type LoggerOptions,
   type LogLevel,
 } from './log/logger.js';
-export type { AudioInput, AudioOutput, TextOutput } from './providers/audio-io.js';
+export type {
+  AudioInput,
+  AudioOutput,
+  FramePushingInput,
+  FrameReceiver,
+  TextOutput,
+} from './providers/audio-io.js';
 export type { LLM } from './providers/llm.js';
 export type { STT } from './providers/stt.js';
 export type { TTS } from './providers/tts.js';

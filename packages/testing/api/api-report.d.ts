@@ -1,4 +1,4 @@
-import { AudioFrame, Agent, AgentSessionOptions, AgentSession, RunResult, Clock, LLM, TurnDetector, VAD, SessionDeadlines, TurnHandlingOptions, LocalInterruptionDetectorOptions, ChatItem, SessionMetrics, TimedTraceRecord } from '@voxwire/agents';
+import { AudioFrame, Agent, AgentSessionOptions, AgentSession, RunResult, FramePushingInput, Clock, FrameReceiver, LLM, TurnDetector, VAD, SessionDeadlines, TurnHandlingOptions, LocalInterruptionDetectorOptions, ChatItem, SessionMetrics, TimedTraceRecord } from '@voxwire/agents';
 export { EventAssert, ExpectationError, RunAssert, RunEvent, RunResult, describeEvent } from '@voxwire/agents';
 import { AudioOutputBase, LLMChatOptions, LLMStreamPart, StreamingSTT, STTStreamOptions, STTStream, StreamingTTS, TTSStream, SynthesizedAudio, BatchTTS, ConversationTurn, VADStream } from '@voxwire/agents/provider-utils';
 
@@ -62,7 +62,7 @@ interface FakeAudioInputOptions {
  * A microphone on the virtual clock: one frame every `frameMs`, delivered when its audio has been
  * captured, silent outside the scripted speech and carrying the segment's code inside it.
  */
-declare class FakeAudioInput implements AsyncIterable<AudioFrame> {
+declare class FakeAudioInput implements FramePushingInput {
     private readonly options;
     private stopped;
     private delivered;
@@ -74,6 +74,9 @@ declare class FakeAudioInput implements AsyncIterable<AudioFrame> {
     /** Sends one malformed frame (0 Hz, as a broken transport would) before the next regular one. */
     injectBadFrame(): void;
     [Symbol.asyncIterator](): AsyncIterator<AudioFrame>;
+    /** The same frames at the same times as iterating, each handed over in its frame timer's callback. */
+    subscribeFrames(receiver: FrameReceiver): () => void;
+    private readonly control;
 }
 type OutputRecord = {
     type: 'output_frame';

@@ -1,4 +1,4 @@
-import type { AudioFrame, Clock, TimerHandle } from '@voxwire/agents';
+import type { AudioFrame, Clock, FramePushingInput, FrameReceiver, TimerHandle } from '@voxwire/agents';
 import { AudioOutputBase } from '@voxwire/agents/provider-utils';
 import { SAMPLE_RATE, silentFrame, voicedFrame } from '../audio.js';
 
@@ -24,7 +24,7 @@ export interface FakeAudioInputOptions {
  * A microphone on the virtual clock: one frame every `frameMs`, delivered when its audio has been
  * captured, silent outside the scripted speech and carrying the segment's code inside it.
  */
-export class FakeAudioInput implements AsyncIterable<AudioFrame> {
+export class FakeAudioInput implements FramePushingInput {
   private stopped = false;
   private delivered = 0;
 
@@ -47,19 +47,34 @@ export class FakeAudioInput implements AsyncIterable<AudioFrame> {
   }
 
   [Symbol.asyncIterator](): AsyncIterator<AudioFrame> {
-    return new MicrophoneIterator(this.options, {
-      stopped: () => this.stopped,
-      takeBadFrame: () => {
-        if (this.badFrames === 0) return false;
-        this.badFrames--;
-        return true;
-      },
-      delivered: (code) => {
-        this.delivered++;
-        this.options.onFrame?.(code);
-      },
-    });
+    return new MicrophoneIterator(this.options, this.control);
   }
+
+  /** The same frames at the same times as iterating, each handed over in its frame timer's callback. */
+  subscribeFrames(receiver: FrameReceiver): () => void {
+    const pusher = new MicrophonePusher(this.options, this.control, receiver);
+    pusher.start();
+    return () => pusher.stop();
+  }
+
+  private readonly control: MicrophoneControl = {
+    stopped: () => this.stopped,
+    takeBadFrame: () => {
+      if (this.badFrames === 0) return false;
+      this.badFrames--;
+      return true;
+    },
+    delivered: (code) => {
+      this.delivered++;
+      this.options.onFrame?.(code);
+    },
+  };
+}
+
+interface MicrophoneControl {
+  stopped(): boolean;
+  takeBadFrame(): boolean;
+  delivered(code: number | undefined): void;
 }
 
 /** A frame of the wrong shape at runtime: typed as a frame, as a transport's bug would arrive. */
@@ -72,18 +87,49 @@ const BAD_FRAME = {
 
 const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 
+/** Where a pass over the microphone is: the next frame's time, and which segment voices it. */
+class MicrophoneTimeline {
+  protected readonly frameMs: number;
+  protected readonly rate: number;
+  protected readonly endAt: number;
+  private readonly order: Array<InputSegment & { code: number }>;
+  private next_ = 0;
+  protected t: number;
+
+  constructor(protected readonly options: FakeAudioInputOptions) {
+    this.frameMs = options.frameMs ?? 20;
+    this.rate = options.sampleRate ?? SAMPLE_RATE;
+    this.endAt = options.endAtMs ?? Number.POSITIVE_INFINITY;
+    this.order = options.segments.map((s, code) => ({ ...s, code })).sort((a, b) => a.startMs - b.startMs);
+    this.t = options.clock.now();
+  }
+
+  /** The frame captured from `t` on (its audio is complete once the clock reaches `t + frameMs`). */
+  protected capture(): { frame: AudioFrame; code: number | undefined } {
+    const code = this.codeAt(this.t);
+    const frame =
+      code === undefined ? silentFrame(this.frameMs, this.rate) : voicedFrame(code, this.frameMs, this.rate);
+    this.t += this.frameMs;
+    return { frame, code };
+  }
+
+  /** The code of the segment voiced at `t`, if any; segments that ended are skipped for good. */
+  private codeAt(t: number): number | undefined {
+    const order = this.order;
+    while (this.next_ < order.length && order[this.next_]!.endMs <= t) this.next_++;
+    for (let i = this.next_; i < order.length && order[i]!.startMs <= t; i++) {
+      if (order[i]!.endMs > t) return order[i]!.code;
+    }
+    return undefined;
+  }
+}
+
 /**
  * One pass over the microphone's frames. A plain iterator on the clock's timers rather than an async
  * generator: a simulation runs fifty of these steps per simulated second, and a generator's sleep, yield
  * and await cost several promises each.
  */
-class MicrophoneIterator implements AsyncIterator<AudioFrame> {
-  private readonly frameMs: number;
-  private readonly rate: number;
-  private readonly endAt: number;
-  private readonly order: Array<InputSegment & { code: number }>;
-  private next_ = 0;
-  private t: number;
+class MicrophoneIterator extends MicrophoneTimeline implements AsyncIterator<AudioFrame> {
   /** The regular frame whose audio was captured while malformed ones still go first. */
   private captured: AudioFrame | undefined;
   private capturedCode: number | undefined;
@@ -101,27 +147,17 @@ class MicrophoneIterator implements AsyncIterator<AudioFrame> {
       resolve(this.finish());
       return;
     }
-    const code = this.codeAt(this.t);
-    this.captured =
-      code === undefined ? silentFrame(this.frameMs, this.rate) : voicedFrame(code, this.frameMs, this.rate);
+    const { frame, code } = this.capture();
+    this.captured = frame;
     this.capturedCode = code;
-    this.t += this.frameMs;
     resolve(this.deliver());
   };
 
   constructor(
-    private readonly options: FakeAudioInputOptions,
-    private readonly input: {
-      stopped(): boolean;
-      takeBadFrame(): boolean;
-      delivered(code: number | undefined): void;
-    },
+    options: FakeAudioInputOptions,
+    private readonly input: MicrophoneControl,
   ) {
-    this.frameMs = options.frameMs ?? 20;
-    this.rate = options.sampleRate ?? SAMPLE_RATE;
-    this.endAt = options.endAtMs ?? Number.POSITIVE_INFINITY;
-    this.order = options.segments.map((s, code) => ({ ...s, code })).sort((a, b) => a.startMs - b.startMs);
-    this.t = options.clock.now();
+    super(options);
   }
 
   next(): Promise<IteratorResult<AudioFrame>> {
@@ -156,19 +192,63 @@ class MicrophoneIterator implements AsyncIterator<AudioFrame> {
     return { done: false, value: frame };
   }
 
-  /** The code of the segment voiced at `t`, if any; segments that ended are skipped for good. */
-  private codeAt(t: number): number | undefined {
-    const order = this.order;
-    while (this.next_ < order.length && order[this.next_]!.endMs <= t) this.next_++;
-    for (let i = this.next_; i < order.length && order[i]!.startMs <= t; i++) {
-      if (order[i]!.endMs > t) return order[i]!.code;
-    }
-    return undefined;
-  }
-
   private finish(): IteratorResult<AudioFrame> {
     this.finished = true;
     return DONE;
+  }
+}
+
+/**
+ * The same pass, pushed: each frame goes to the receiver in its timer's callback, and the next frame's
+ * timer is armed after the receiver returns, as the iterator's is when its consumer asks for the next
+ * frame, so timers due at the same instant keep their order.
+ */
+class MicrophonePusher extends MicrophoneTimeline {
+  private timer: TimerHandle | undefined;
+  private stopped = false;
+  private readonly onFrameDue = (): void => {
+    this.timer = undefined;
+    if (this.stopped) return;
+    if (this.input.stopped()) {
+      this.end();
+      return;
+    }
+    const { frame, code } = this.capture();
+    while (!this.stopped && this.input.takeBadFrame()) this.receiver.frame(BAD_FRAME);
+    if (this.stopped) return;
+    this.input.delivered(code);
+    this.receiver.frame(frame);
+    this.start();
+  };
+
+  constructor(
+    options: FakeAudioInputOptions,
+    private readonly input: MicrophoneControl,
+    private readonly receiver: FrameReceiver,
+  ) {
+    super(options);
+  }
+
+  /** Waits for the next frame's audio, or ends the pass when the microphone has stopped. */
+  start(): void {
+    if (this.stopped) return;
+    if (this.input.stopped() || this.t >= this.endAt) {
+      this.end();
+      return;
+    }
+    const { clock } = this.options;
+    this.timer = clock.setTimer(this.t + this.frameMs - clock.now(), this.onFrameDue);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.timer?.cancel();
+    this.timer = undefined;
+  }
+
+  private end(): void {
+    this.stop();
+    this.receiver.end();
   }
 }
 

@@ -221,6 +221,75 @@ describe('FakeAudioInput and FakeAudioOutput', () => {
     ]);
   });
 
+  it('pushes the same frames at the same times as it iterates, bad frames first, and ends the same', async () => {
+    const script = async (mode: 'iterate' | 'push') => {
+      const clock = new VirtualClock();
+      const codes: Array<number | undefined> = [];
+      const input = new FakeAudioInput({
+        clock,
+        segments: [{ startMs: 20, endMs: 60 }],
+        endAtMs: 100,
+        onFrame: (code) => codes.push(code),
+      });
+      const seen: Array<{ at: number; code: number | undefined; rate: number }> = [];
+      const hear = (f: AudioFrame) => {
+        seen.push({
+          at: clock.now(),
+          code: f.sampleRate > 0 ? decodeSegment(f) : undefined,
+          rate: f.sampleRate,
+        });
+        if (seen.length === 2) input.injectBadFrame();
+      };
+      let ended = false;
+      if (mode === 'iterate') {
+        void (async () => {
+          for await (const f of input) hear(f);
+          ended = true;
+        })();
+      } else {
+        input.subscribeFrames({ frame: hear, end: () => (ended = true), fail: () => {} });
+      }
+      await clock.whenIdle();
+      return { seen, ended, at: clock.now(), codes, delivered: input.framesDelivered };
+    };
+    const iterated = await script('iterate');
+    expect(await script('push')).toEqual(iterated);
+    expect(iterated.seen.map((f) => [f.at, f.rate])).toEqual([
+      [20, 16_000],
+      [40, 16_000],
+      [60, 0],
+      [60, 16_000],
+      [80, 16_000],
+      [100, 16_000],
+    ]);
+    expect(iterated.ended).toBe(true);
+  });
+
+  it('stops pushing when unsubscribed, and when the microphone is stopped', async () => {
+    const clock = new VirtualClock({ autoAdvance: false });
+    const input = new FakeAudioInput({ clock, segments: [] });
+    const at: number[] = [];
+    let ended = 0;
+    const unsubscribe = input.subscribeFrames({
+      frame: () => at.push(clock.now()),
+      end: () => ended++,
+      fail: () => {},
+    });
+    await clock.advance(45);
+    unsubscribe();
+    await clock.advance(100);
+    expect(at).toEqual([20, 40]);
+    expect(clock.pendingTimers).toBe(0);
+
+    const second = new FakeAudioInput({ clock, segments: [] });
+    second.subscribeFrames({ frame: () => at.push(clock.now()), end: () => ended++, fail: () => {} });
+    await clock.advance(25);
+    second.stop();
+    await clock.advance(100);
+    expect(at).toEqual([20, 40, 165]);
+    expect(ended).toBe(1);
+  });
+
   it('plays at real speed with back-pressure, pauses, and reports late or never', async () => {
     for (const [options, expected] of [
       [{}, 200],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AudioFrame } from '../../audio/audio-frame.js';
+import type { FramePushingInput, FrameReceiver } from '../../providers/audio-io.js';
 import type { STTEvent, STTStream, STTStreamOptions } from '../../providers/stt.js';
 import type { VADEvent, VADStream } from '../../providers/vad.js';
 import { Channel } from '../../stream/channel.js';
@@ -317,6 +318,60 @@ describe('InputPipeline: failures and restarts', () => {
     r.pipeline.start(broken);
     await settle();
     expect(r.errors).toMatchObject([{ source: 'audio_input', recoverable: false }]);
+  });
+});
+
+describe('InputPipeline: an input that pushes its frames', () => {
+  /** A pushing input driven by hand; iterating it would be a bug, so it throws. */
+  function pushing() {
+    const state: { receiver?: FrameReceiver; unsubscribed: number } = { unsubscribed: 0 };
+    const input: FramePushingInput = {
+      subscribeFrames(receiver) {
+        state.receiver = receiver;
+        return () => {
+          state.unsubscribed++;
+        };
+      },
+      [Symbol.asyncIterator]: () => {
+        throw new Error('iterated');
+      },
+    };
+    return { input, state };
+  }
+
+  it('is subscribed, not iterated: each frame reaches both streams in the call that pushed it', () => {
+    const r = rig();
+    const { input, state } = pushing();
+    r.pipeline.start(input);
+    const frame = voiced();
+    state.receiver!.frame(frame);
+    expect(r.vad!.latest.heard).toEqual([frame]);
+    expect(r.stt!.latest.heard).toEqual([frame]);
+    expect(r.pipeline.frameCount).toBe(1);
+  });
+
+  it('ends like an iterated input, reports a failure as fatal, and is unsubscribed on close', async () => {
+    const ending = rig();
+    const a = pushing();
+    ending.pipeline.start(a.input);
+    a.state.receiver!.end();
+    await settle();
+    expect(ending.log).toEqual(['trace audio_input_ended', 'vad lost', 'input ended']);
+
+    const failing = rig();
+    const b = pushing();
+    failing.pipeline.start(b.input);
+    b.state.receiver!.fail(new Error('device gone'));
+    await settle();
+    expect(failing.errors).toMatchObject([{ source: 'audio_input', recoverable: false }]);
+
+    const closing = rig();
+    const c = pushing();
+    closing.pipeline.start(c.input);
+    await closing.pipeline.close();
+    expect(c.state.unsubscribed).toBe(1);
+    c.state.receiver!.frame(voiced());
+    expect(closing.pipeline.frameCount).toBe(0);
   });
 });
 

@@ -7,10 +7,11 @@ import type { VADEvent, VADStream } from '../../providers/vad.js';
 import type { Clock } from '../../time/clock.js';
 import { PushedAudioClock } from './pushed-audio-clock.js';
 import { SttStreamOpener } from './stt-stream.js';
+import { readPushedFrames } from '../../utils/read-pushed-frames.js';
 import { readUntilAborted, STOP_READING } from '../../utils/read-until-aborted.js';
 import { type LinkedController, linkedController } from '../../provider-utils/abort.js';
 import type { ActiveAgent } from '../agent/active-agent.js';
-import type { AudioInput } from '../../providers/audio-io.js';
+import { type AudioInput, isFramePushingInput } from '../../providers/audio-io.js';
 import type { ActivityState } from '../session/activity-state.js';
 import type { TurnHandlingOptions } from '../session/options.js';
 import type { SessionReporter } from '../session/session-reporter.js';
@@ -196,7 +197,8 @@ export class InputPipeline {
 
   private async pump(input: AudioInput, stop: AbortSignal): Promise<void> {
     try {
-      await readUntilAborted(input, stop, this.onInputFrame);
+      if (isFramePushingInput(input)) await readPushedFrames(input, stop, this.onInputFrame);
+      else await readUntilAborted(input, stop, this.onInputFrame);
     } catch (error) {
       if (!stop.aborted) this.deps.reporter.error('audio_input', error, false);
     }
