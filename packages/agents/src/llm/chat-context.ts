@@ -282,7 +282,10 @@ export class ChatContext {
 
 /** The text of a message's content, images left out. */
 export function messageText(message: ChatMessage): string {
-  return message.content.filter((c): c is string => typeof c === 'string').join('');
+  const content = message.content;
+  // Nearly every message is one string: every LLM request reads the whole history through here.
+  if (content.length === 1 && typeof content[0] === 'string') return content[0];
+  return content.filter((c): c is string => typeof c === 'string').join('');
 }
 
 const timestamp = z.number().refine(Number.isFinite, 'expected a finite number');

@@ -81,10 +81,10 @@ class Reader<T> {
   }
 
   private pull(): void {
-    if (this.signal.aborted) {
-      this.onAbort();
-      return;
-    }
+    // An abort has ended the reader by now: its listener runs inside abort(), and pull() runs after
+    // it, from start() or from a step's reaction. Reading the flag costs less than the signal's
+    // `aborted` getter, which checks its receiver on every call.
+    if (this.ended) return;
     let step: Promise<IteratorResult<T>>;
     try {
       step = this.source.next();
