@@ -1,4 +1,11 @@
-import { APIConnectionError, APIStatusError, APITimeoutError, type Clock, type LLM } from '@voxwire/agents';
+import {
+  APIConnectionError,
+  APIStatusError,
+  APITimeoutError,
+  type Clock,
+  type LLM,
+  type TimerHandle,
+} from '@voxwire/agents';
 import {
   type LLMChatOptions,
   type LLMMessage,
@@ -163,12 +170,37 @@ export class FakeLLM implements LLM {
     };
     this.streaming.add(stallNow);
     const failAt = reply.error ? startedAt + (reply.error.afterMs ?? 0) : Number.POSITIVE_INFINITY;
+    // The stream waits once per word: one listener on the connection for all its waits wakes the
+    // current one, where a sleep on the signal added and removed a listener per word.
+    let wakeNap: (() => void) | undefined;
+    const onConnectionAbort = (): void => {
+      const wake = wakeNap;
+      wakeNap = undefined;
+      wake?.();
+    };
+    connection.signal.addEventListener('abort', onConnectionAbort, { once: true });
+    /** A sleep on the clock: false when the connection was aborted before it ended. */
+    const nap = (ms: number): Promise<boolean> =>
+      new Promise((resolve) => {
+        if (connection.signal.aborted) {
+          resolve(false);
+          return;
+        }
+        let timer: TimerHandle | undefined;
+        // Set first, so that a clock which fires at once still clears it.
+        wakeNap = () => {
+          timer?.cancel();
+          resolve(false);
+        };
+        timer = clock.setTimer(ms, () => {
+          wakeNap = undefined;
+          resolve(true);
+        });
+      });
     /** Waits until `at` (or the scripted failure); false when the request was aborted. */
     const until = async (at: number): Promise<boolean> => {
       if (stalled) return this.hangUntilAborted(connection.signal);
-      try {
-        await clock.sleep(Math.max(0, Math.min(at, failAt) - clock.now()), connection.signal);
-      } catch {
+      if (!(await nap(Math.max(0, Math.min(at, failAt) - clock.now())))) {
         if (connection.signal.reason !== 'outage') return false;
         throw this.fail({ kind: 'connection', message: 'LLM connection dropped' });
       }
@@ -209,6 +241,8 @@ export class FakeLLM implements LLM {
       this.streaming.delete(stallNow);
       this.inFlight.delete(drop);
       signal?.removeEventListener('abort', onAbort);
+      connection.signal.removeEventListener('abort', onConnectionAbort);
+      wakeNap = undefined;
     }
   }
 
