@@ -104,13 +104,17 @@ class MicrophoneTimeline {
     this.t = options.clock.now();
   }
 
+  /** The code of the frame `capture()` returned last (a field, not an object made per frame). */
+  protected capturedCode: number | undefined;
+
   /** The frame captured from `t` on (its audio is complete once the clock reaches `t + frameMs`). */
-  protected capture(): { frame: AudioFrame; code: number | undefined } {
+  protected capture(): AudioFrame {
     const code = this.codeAt(this.t);
-    const frame =
-      code === undefined ? silentFrame(this.frameMs, this.rate) : voicedFrame(code, this.frameMs, this.rate);
+    this.capturedCode = code;
     this.t += this.frameMs;
-    return { frame, code };
+    return code === undefined
+      ? silentFrame(this.frameMs, this.rate)
+      : voicedFrame(code, this.frameMs, this.rate);
   }
 
   /** The code of the segment voiced at `t`, if any; segments that ended are skipped for good. */
@@ -132,7 +136,6 @@ class MicrophoneTimeline {
 class MicrophoneIterator extends MicrophoneTimeline implements AsyncIterator<AudioFrame> {
   /** The regular frame whose audio was captured while malformed ones still go first. */
   private captured: AudioFrame | undefined;
-  private capturedCode: number | undefined;
   private finished = false;
   /** The pending `next()`: its timer and how to answer it (fields, not an object made per frame). */
   private waitTimer: TimerHandle | undefined;
@@ -147,9 +150,7 @@ class MicrophoneIterator extends MicrophoneTimeline implements AsyncIterator<Aud
       resolve(this.finish());
       return;
     }
-    const { frame, code } = this.capture();
-    this.captured = frame;
-    this.capturedCode = code;
+    this.captured = this.capture();
     resolve(this.deliver());
   };
 
@@ -213,7 +214,8 @@ class MicrophonePusher extends MicrophoneTimeline {
       this.end();
       return;
     }
-    const { frame, code } = this.capture();
+    const frame = this.capture();
+    const code = this.capturedCode;
     while (!this.stopped && this.input.takeBadFrame()) this.receiver.frame(BAD_FRAME);
     if (this.stopped) return;
     this.input.delivered(code);
