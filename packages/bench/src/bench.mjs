@@ -170,6 +170,9 @@ const conversationCase = (fw, n) => {
   };
   return [{ ...config, settleMs, ...tiny }, timeoutMs];
 };
+/** The pacing driver alone at `n` sessions: what both frameworks' CPU figures include. */
+const driverCase = (n) =>
+  child('case.mjs', { framework: 'driver', sessions: n, seconds: caseSeconds, settleMs: 0 }, 300_000);
 const endpointingCase = (fw, variant) => [
   {
     framework: fw,
@@ -239,15 +242,7 @@ if (smoke) {
         // to 25 sessions, where the CPU target compares the two.
         if (c.failed || !one || (n !== counts[0] && n >= 25 && !holds(c, one))) active.delete(fw);
       }
-      if (flag('--driver') && scaling) {
-        cases.push(
-          await child(
-            'case.mjs',
-            { framework: 'driver', sessions: n, seconds: caseSeconds, settleMs: 0 },
-            300_000,
-          ),
-        );
-      }
+      if (flag('--driver') && scaling) cases.push(await driverCase(n));
       if (scaling && n === 1 && n === counts[0] && frameworks.length > 1) {
         // More alternated rounds at one session, where the CPU ratio is judged: framework, framework,
         // driver, again, so the machine's load drifting over the run hits every figure of a round alike.
@@ -258,14 +253,7 @@ if (smoke) {
             cases.push({ ...c, cpuRound: round });
             progress(c, `${fw} ${n} session(s), CPU round ${round + 1}`);
           }
-          if (flag('--driver')) {
-            const d = await child(
-              'case.mjs',
-              { framework: 'driver', sessions: n, seconds: caseSeconds, settleMs: 0 },
-              300_000,
-            );
-            cases.push({ ...d, cpuRound: round });
-          }
+          if (flag('--driver')) cases.push({ ...(await driverCase(n)), cpuRound: round });
         }
       }
       if (active.size === 0) break;

@@ -123,19 +123,6 @@ export async function simulate(scenario: Scenario, options: SimulateOptions = {}
   let nextRequestSpeculative = false;
   const speculative = new WeakSet<FakeLLMRequest>();
   const onTrace: typeof recorder.onTrace = (record) => {
-    if (record.type === 'speech_frame') {
-      // Every frame played is traced: its entry is made in one shape, with the keys in the order
-      // recorder.onTrace() gives them, since spreading records of every kind at one site is V8's slow path.
-      recorder.entries.push({
-        type: 'speech_frame',
-        speechId: record.speechId,
-        durationMs: record.durationMs,
-        allowInterruptions: record.allowInterruptions,
-        atMs: record.atMs,
-        src: 'trace',
-      });
-      return;
-    }
     if (record.type === 'preemptive_generation_started') nextRequestSpeculative = true;
     if (record.type === 'speech_authorized') holder = record.speechId;
     else if (record.type === 'speech_released' && holder === record.speechId) holder = undefined;
