@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { FRAME_SAMPLES, RATE, timeline } from './audio.mjs';
-import { cpuRatios, holds, sessionsHeld } from './table.mjs';
+import { createReference, quietRuns } from './interference.mjs';
+import { cpuRatios, holds, judgedSpeed, sessionsHeld } from './table.mjs';
 
 const run = promisify(execFile);
 const bench = fileURLToPath(new URL('./bench.mjs', import.meta.url));
@@ -128,6 +129,42 @@ describe('CPU ratio over alternated rounds', () => {
     expect(r?.net).toBeUndefined();
     expect(r?.whole).toBe(0.5);
     expect(cpuRatios([cpu('voxwire', 30)], 1)).toBeUndefined();
+  });
+});
+
+describe('simulation speed on a shared machine', () => {
+  const run = (cpuMs: number, referenceBeforeMs: number, referenceAfterMs: number) => ({
+    simulatedMs: 160_000,
+    cpuMs,
+    referenceBeforeMs,
+    referenceAfterMs,
+  });
+
+  it('keeps the runs whose references on both sides stayed within 20% of the best reference', () => {
+    const runs = [
+      run(30, 1.0, 1.1),
+      run(55, 1.1, 1.9),
+      run(31, 1.19, 1.2),
+      run(52, 1.7, 1.0),
+      run(29, 1.05, 1.0),
+    ];
+    const r = quietRuns(runs);
+    expect(r.referenceBestMs).toBe(1.0);
+    expect(r.quiet.map((x) => x.cpuMs)).toEqual([30, 31, 29]);
+    // References sorted: 1.0 1.0 1.0 1.05 1.1 1.1 1.19 1.2 1.7 1.9; the median is the sixth.
+    expect(r.interference).toBeCloseTo(1.1, 10);
+    expect(quietRuns([])).toEqual({ quiet: [], referenceBestMs: undefined, interference: undefined });
+  });
+
+  it('judges the undisturbed median when there is one, else the median of all runs', () => {
+    expect(judgedSpeed({ speedMedian: 3000, quiet: { runs: 12, speedMedian: 5200 } })).toBe(5200);
+    expect(judgedSpeed({ speedMedian: 3000 })).toBe(3000);
+  });
+
+  it('times the reference workload in CPU ms, with an effect the compiler cannot drop', () => {
+    const reference = createReference();
+    const times = [reference(), reference(), reference()];
+    expect(times.every((ms) => ms > 0 && Number.isFinite(ms))).toBe(true);
   });
 });
 

@@ -333,7 +333,10 @@ export class InputPipeline {
           }),
         (event) => {
           this.countUtterance(event);
-          this.deps.listener.vadEvent(event, this.vadAudio.timeOf(event.timestampMs));
+          // Only the end of speech is dated by its audio; an inference arrives every window.
+          const heardAtMs =
+            event.type === 'end_of_speech' ? this.vadAudio.timeOf(event.timestampMs) : undefined;
+          this.deps.listener.vadEvent(event, heardAtMs);
         },
         'vad',
       ),

@@ -23,6 +23,11 @@ export class SttInputFormat {
     return accepted.includes(inputRate) ? inputRate : accepted[0]!;
   }
 
+  /** Whether `frame` goes to the recognizer as it is: the usual case, checked without an allocation. */
+  passesThrough(frame: AudioFrame): boolean {
+    return frame.channels === 1 && frame.sampleRate === this.inputRate && this.resampler === undefined;
+  }
+
   convert(frame: AudioFrame): AudioFrame[] {
     const mono = frame.channels === 1 ? frame : toMono(frame);
     const out: AudioFrame[] = [];

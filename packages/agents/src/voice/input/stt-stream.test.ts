@@ -98,6 +98,28 @@ describe('SttStreamOpener: input format', () => {
     for (const [i, frame] of stt.frames.entries()) expect(frame).toBe(pushed[i]);
   });
 
+  it('converts again once the input changes rate or channels after frames passed through untouched', async () => {
+    const stt = new RecordingSTT([16_000]);
+    const stream = new SttStreamOpener(new VirtualClock()).open(stt, undefined, {});
+    const done = drain(stream);
+    const untouched = frameOf(16_000, 1, [500]);
+    stream.pushFrame(untouched);
+    stream.pushFrame(untouched);
+    // 48 kHz now: resampled to the rate the recognizer was opened with.
+    for (let i = 0; i < 10; i++) stream.pushFrame(frameOf(48_000, 1, [500]));
+    // Back at 16 kHz but stereo: mixed down.
+    stream.pushFrame(frameOf(16_000, 2, [400, 600]));
+    stream.endInput();
+    await done;
+    expect(stt.frames[0]).toBe(untouched);
+    expect(stt.frames[1]).toBe(untouched);
+    expect(stt.frames.every((f) => f.sampleRate === 16_000 && f.channels === 1)).toBe(true);
+    // 40 ms untouched, 200 ms resampled (all of it, once the rate changes back and flushes the filter),
+    // and the 20 ms stereo frame.
+    expect(totalMs(stt.frames)).toBeCloseTo(260, 0);
+    expect(stt.frames.at(-1)!.data.every((v) => v === 500)).toBe(true);
+  });
+
   it('only mixes down stereo input at a listed rate', async () => {
     const stt = new RecordingSTT([48_000]);
     const stream = new SttStreamOpener(new VirtualClock()).open(stt, undefined, {});

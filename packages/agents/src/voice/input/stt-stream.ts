@@ -124,7 +124,9 @@ class FormattedSttStream implements STTStream {
       this.format = new SttInputFormat(this.stt.inputSampleRates, rate);
       this.resolveOpened();
     }
-    for (const piece of this.format!.convert(frame)) this.inner.pushFrame(piece);
+    const format = this.format!;
+    if (format.passesThrough(frame)) this.inner.pushFrame(frame);
+    else for (const piece of format.convert(frame)) this.inner.pushFrame(piece);
     this.followUtterances();
   }
 
