@@ -14,8 +14,16 @@ class VirtualTimer implements TimerHandle {
     public callback: (() => void) | undefined,
   ) {}
 
-  /** A property rather than a method: a handle's `cancel` may be called detached, as it always could. */
-  readonly cancel = (): void => this.owner.cancel(this);
+  private cancelBound: (() => void) | undefined;
+
+  /**
+   * Not a method: a handle's `cancel` may be called detached, as it always could. Made on first use, as
+   * most of a simulation's timers (one per audio frame) fire without ever being cancelled.
+   */
+  get cancel(): () => void {
+    this.cancelBound ??= () => this.owner.cancel(this);
+    return this.cancelBound;
+  }
 }
 
 /** The clock's side of a timer handle, one per clock. */

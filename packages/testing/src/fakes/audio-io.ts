@@ -298,7 +298,8 @@ export class FakeAudioOutput extends AudioOutputBase {
   private draining = false;
   private drainTimer: TimerHandle | undefined;
   private pendingCaptures = 0;
-  private wakeCaptures = new Set<() => void>();
+  /** Writers waiting for room, usually one: an array, as a Set's only member added and deleted per frame costs more. */
+  private wakeCaptures: Array<() => void> = [];
   private maxAhead = 0;
   private capturesStalledUntil = -1;
   /** The current segment has a frame stuck in a write. */
@@ -366,11 +367,13 @@ export class FakeAudioOutput extends AudioOutputBase {
         await new Promise<void>((resolve) => {
           let timer: TimerHandle | undefined;
           const wake = (): void => {
-            this.wakeCaptures.delete(wake);
+            const waiting = this.wakeCaptures;
+            const i = waiting.indexOf(wake);
+            if (i >= 0) waiting.splice(i, 1);
             timer?.cancel();
             resolve();
           };
-          this.wakeCaptures.add(wake);
+          this.wakeCaptures.push(wake);
           // While paused nothing drains: only resume or clear can make room.
           if (!this.paused) timer = clock.setTimer(ahead - bufferMs, wake);
         });
@@ -435,7 +438,7 @@ export class FakeAudioOutput extends AudioOutputBase {
   }
 
   private wake(): void {
-    for (const wake of [...this.wakeCaptures]) wake();
+    for (const wake of this.wakeCaptures.slice()) wake();
   }
 
   private scheduleDrain(): void {

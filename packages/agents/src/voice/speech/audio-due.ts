@@ -1,4 +1,5 @@
 import { abortReason, type Clock, type TimerHandle } from '../../time/clock.js';
+import { SmallSet } from '../../utils/small-set.js';
 import type { PlayoutGate } from './playout-gate.js';
 
 interface DueWait {
@@ -24,15 +25,15 @@ export class AudioDue {
    * per frame.
    */
   private watched: AbortSignal | undefined;
-  private readonly aborts = new Set<() => void>();
+  private readonly aborts = new SmallSet<() => void>();
   private readonly onAbort = (): void => {
     this.watched = undefined;
-    for (const abort of [...this.aborts]) abort();
+    for (const abort of this.aborts.toArray()) abort();
     // The step is over: nothing is left for the wake timer to give up on.
     if (this.waits.size === 0) this.stopWaking();
   };
   /** The waits in progress, each given up on once the audio is due plus its grace. */
-  private readonly waits = new Set<DueWait>();
+  private readonly waits = new SmallSet<DueWait>();
   /** One timer for every wait of the step, and when it fires. */
   private wakeTimer: TimerHandle | undefined;
   private wakeAt = Number.POSITIVE_INFINITY;
@@ -143,7 +144,7 @@ export class AudioDue {
     const now = this.clock.now();
     const due = this.dueAt;
     let next = Number.POSITIVE_INFINITY;
-    for (const wait of [...this.waits]) {
+    for (const wait of this.waits.toArray()) {
       const deadline = due + wait.graceMs;
       if (deadline <= now) wait.expire();
       else next = Math.min(next, deadline);

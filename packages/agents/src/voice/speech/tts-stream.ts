@@ -3,6 +3,7 @@ import { APITimeoutError } from '../../errors.js';
 import type { ProviderProblem } from '../../providers/common.js';
 import type { BatchTTS, SynthesizedAudio, TTS, TTSStream } from '../../providers/tts.js';
 import type { Clock, TimerHandle } from '../../time/clock.js';
+import { SmallSet } from '../../utils/small-set.js';
 
 export interface TtsDeadlines {
   clock: Clock;
@@ -72,7 +73,7 @@ class DeadlinedTtsStream implements TTSStream {
   /** Set by `close()`: waits for audio end at once, even if the synthesizer never answers. */
   private closedFlag = false;
   /** The waits in progress, settled at once by a missed deadline or a close. */
-  private readonly waits = new Set<DeadlinedWait>();
+  private readonly waits = new SmallSet<DeadlinedWait>();
 
   constructor(
     private readonly inner: TTSStream,
@@ -98,7 +99,7 @@ class DeadlinedTtsStream implements TTSStream {
   close(): Promise<void> {
     this.disarm();
     this.closedFlag = true;
-    for (const wait of [...this.waits]) wait.end();
+    for (const wait of this.waits.toArray()) wait.end();
     return this.inner.close();
   }
 
@@ -170,7 +171,7 @@ class DeadlinedTtsStream implements TTSStream {
         ? `${this.label}: no audio for ${ms} ms`
         : `${this.label}: no audio within ${ms} ms of the end of its text`,
     );
-    for (const wait of [...this.waits]) wait.fail(this.stallError);
+    for (const wait of this.waits.toArray()) wait.fail(this.stallError);
     // A synthesizer that stalled is released now; a hung close must not hold the speech either.
     void this.inner.close().catch(() => {});
   };

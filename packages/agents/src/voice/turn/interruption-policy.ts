@@ -121,7 +121,7 @@ export class InterruptionPolicy {
     if (!this.paused) return;
     // The utterance is over: if it never reached the minimum duration, no transcript can make it cut;
     // a backchannel never cuts either.
-    if (this.backchannelHeard || this.heard().speechMs < this.deps.options.minInterruptionDuration) {
+    if (this.backchannelHeard || this.heardSpeechMs() < this.deps.options.minInterruptionDuration) {
       this.resume(true);
       return;
     }
@@ -163,7 +163,7 @@ export class InterruptionPolicy {
     }
     const target = this.target();
     const { minInterruptionDuration, minInterruptionWords } = this.deps.options;
-    const heard = { speechMs: this.heard().speechMs, words };
+    const heard = { speechMs: this.heardSpeechMs(), words };
     const reached = words > 0 && words >= minInterruptionWords && heard.speechMs >= minInterruptionDuration;
     // The next turn starts counting from zero: words and speech heard so far belong to the turn just
     // committed, also when the user is still inside the VAD's silence window (or keeps talking), so they
@@ -217,30 +217,48 @@ export class InterruptionPolicy {
    * Identifies the target as the step it is in: a speech that takes the output for a new step (its
    * tools are done) is a new target, as is another speech.
    */
+  /** The key of the last target asked for, with what it was built from: asked for every VAD window. */
+  private keyCache: { current: unknown; step: number | undefined; tools: unknown; key: string | undefined } =
+    {
+      current: undefined,
+      step: -1,
+      tools: undefined,
+      key: undefined,
+    };
+
   private targetKey(): string | undefined {
     const current = this.deps.scheduler.current;
-    if (current) return `${current.id}/output/${this.deps.scheduler.currentStep}`;
-    const tools = this.deps.activity.latestToolPhaseSpeech;
-    return tools ? `${tools.id}/tools` : undefined;
+    const step = current ? this.deps.scheduler.currentStep : -1;
+    const tools = current ? undefined : this.deps.activity.latestToolPhaseSpeech;
+    const cache = this.keyCache;
+    if (cache.current === current && cache.step === step && cache.tools === tools) return cache.key;
+    const key = current ? `${current.id}/output/${step}` : tools ? `${tools.id}/tools` : undefined;
+    this.keyCache = { current, step, tools, key };
+    return key;
   }
 
   /** What the user said since the current target became the target (or since the last commit). */
   private heard(): { speechMs: number; words: number } {
-    const key = this.targetKey();
-    if (key !== this.baseline.target) {
-      this.baseline = { target: key, speechMs: this.speechMs, words: this.words };
-    }
     return {
-      speechMs: Math.max(0, this.speechMs - this.baseline.speechMs),
+      speechMs: this.heardSpeechMs(),
       words: Math.max(0, this.words - this.baseline.words),
     };
   }
 
+  /** The speech part of `heard()`, without making its object: the VAD's every window asks for it. */
+  private heardSpeechMs(): number {
+    const key = this.targetKey();
+    if (key !== this.baseline.target) {
+      this.baseline = { target: key, speechMs: this.speechMs, words: this.words };
+    }
+    return Math.max(0, this.speechMs - this.baseline.speechMs);
+  }
+
   /** Cuts the target once the user's speech since it became the target reaches the thresholds. */
   private cutIfReached(reason: 'user_speech' | 'user_words'): void {
-    const heard = this.heard();
     const { minInterruptionDuration, minInterruptionWords, resumeFalseInterruption } = this.deps.options;
-    if (heard.speechMs < minInterruptionDuration) return;
+    if (this.heardSpeechMs() < minInterruptionDuration) return;
+    const heard = this.heard();
     // 0 means no word requirement; a threshold, when set, is an additional condition.
     if (heard.words < minInterruptionWords) return;
     const target = this.target();
