@@ -157,12 +157,12 @@ export class FakeLLM implements LLM {
       await this.sleepOrAbort(50, signal);
       throw this.fail({ kind: 'status', statusCode: 503, message: 'LLM unavailable' });
     }
-    // The connection: aborted by the request's signal (ends quietly) or by an outage (fails).
-    const connection = new AbortController();
-    const drop = (): void => connection.abort('outage');
-    const onAbort = (): void => connection.abort('aborted');
+    // The connection: ended by the request's signal (quietly) or by an outage (a failure).
+    const connection = new FakeConnection();
+    const drop = (): void => connection.end('outage');
+    const onAbort = (): void => connection.end('aborted');
     signal?.addEventListener('abort', onAbort, { once: true });
-    if (signal?.aborted) connection.abort('aborted');
+    if (signal?.aborted) connection.end('aborted');
     this.inFlight.add(drop);
     let stalled = startedAt < this.stalledUntil;
     const stallNow = (): void => {
@@ -170,42 +170,33 @@ export class FakeLLM implements LLM {
     };
     this.streaming.add(stallNow);
     const failAt = reply.error ? startedAt + (reply.error.afterMs ?? 0) : Number.POSITIVE_INFINITY;
-    // The stream waits once per word: one listener on the connection for all its waits wakes the
-    // current one, where a sleep on the signal added and removed a listener per word.
-    let wakeNap: (() => void) | undefined;
-    const onConnectionAbort = (): void => {
-      const wake = wakeNap;
-      wakeNap = undefined;
-      wake?.();
-    };
-    connection.signal.addEventListener('abort', onConnectionAbort, { once: true });
-    /** A sleep on the clock: false when the connection was aborted before it ended. */
+    /** A sleep on the clock: false when the connection ended before it did. */
     const nap = (ms: number): Promise<boolean> =>
       new Promise((resolve) => {
-        if (connection.signal.aborted) {
+        if (connection.endedBy) {
           resolve(false);
           return;
         }
         let timer: TimerHandle | undefined;
         // Set first, so that a clock which fires at once still clears it.
-        wakeNap = () => {
+        connection.wake = () => {
           timer?.cancel();
           resolve(false);
         };
         timer = clock.setTimer(ms, () => {
-          wakeNap = undefined;
+          connection.wake = undefined;
           resolve(true);
         });
       });
     /** Waits until `at` (or the scripted failure); false when the request was aborted. */
     const until = async (at: number): Promise<boolean> => {
-      if (stalled) return this.hangUntilAborted(connection.signal);
+      if (stalled) return this.hangUntilAborted(connection);
       if (!(await nap(Math.max(0, Math.min(at, failAt) - clock.now())))) {
-        if (connection.signal.reason !== 'outage') return false;
+        if (connection.endedBy !== 'outage') return false;
         throw this.fail({ kind: 'connection', message: 'LLM connection dropped' });
       }
       if (clock.now() >= failAt) throw this.fail(reply.error!);
-      if (stalled) return this.hangUntilAborted(connection.signal);
+      if (stalled) return this.hangUntilAborted(connection);
       return true;
     };
     try {
@@ -214,7 +205,7 @@ export class FakeLLM implements LLM {
       const tokenMs = reply.tokenMs ?? 40;
       for (let i = 0; i < words.length; i++) {
         if (i === reply.stallAfterWords) {
-          await this.hangUntilAborted(connection.signal);
+          await this.hangUntilAborted(connection);
           return;
         }
         if (i > 0 && !(await until(clock.now() + tokenMs))) return;
@@ -227,7 +218,7 @@ export class FakeLLM implements LLM {
         yield { type: 'tool_call', callId, name: call.name, arguments: JSON.stringify(call.args ?? {}) };
       }
       if (reply.hang) {
-        await this.hangUntilAborted(connection.signal);
+        await this.hangUntilAborted(connection);
         return;
       }
       if (failAt !== Number.POSITIVE_INFINITY && !(await until(failAt))) return;
@@ -241,20 +232,16 @@ export class FakeLLM implements LLM {
       this.streaming.delete(stallNow);
       this.inFlight.delete(drop);
       signal?.removeEventListener('abort', onAbort);
-      connection.signal.removeEventListener('abort', onConnectionAbort);
-      wakeNap = undefined;
+      connection.wake = undefined;
     }
   }
 
   /** A stalled request: nothing more until it is aborted (false) or dropped by an outage (throws). */
-  private async hangUntilAborted(signal: AbortSignal): Promise<boolean> {
+  private async hangUntilAborted(connection: FakeConnection): Promise<boolean> {
     this.options.onEvent?.({ type: 'stall' });
-    try {
-      await this.options.clock.sleep(Number.POSITIVE_INFINITY, signal);
-    } catch {
-      if (signal.reason === 'outage')
-        throw this.fail({ kind: 'connection', message: 'LLM connection dropped' });
-    }
+    await connection.ended();
+    if (connection.endedBy === 'outage')
+      throw this.fail({ kind: 'connection', message: 'LLM connection dropped' });
     return false;
   }
 
@@ -289,6 +276,35 @@ export class FakeLLM implements LLM {
       if (matches(reply.match ?? {}, last, instructions)) return i;
     }
     return -1;
+  }
+}
+
+/**
+ * One request's connection to the fake model. A plain object rather than an AbortController: a request
+ * makes one, and a controller's creation and abort (an event dispatched) cost more than the request's
+ * whole scripted reply.
+ */
+class FakeConnection {
+  endedBy: 'aborted' | 'outage' | undefined;
+  /** Wakes the stream's current sleep, if any: it sleeps once per word. */
+  wake: (() => void) | undefined;
+  private waiters: Array<() => void> = [];
+
+  end(reason: 'aborted' | 'outage'): void {
+    if (this.endedBy) return;
+    this.endedBy = reason;
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  /** Resolves once the connection has ended. */
+  ended(): Promise<void> {
+    if (this.endedBy) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
   }
 }
 

@@ -221,14 +221,17 @@ export async function playSpeechStep(
 
     if (!signal.aborted && !streamError) {
       output.flush();
-      // Also ends the sink's own wait when the report never comes, so nothing accrues per speech.
+      // Also ends the sink's own wait when the report never comes, so nothing accrues per speech. A wait
+      // that got its report has let go of the signal: aborting it then would only dispatch an event.
       const giveUp = new AbortController();
+      let reported = false;
       try {
         const finished = await due.waitFor(
           output.waitForPlayout({ signal: giveUp.signal }),
           deps.playoutGraceMs,
           signal,
         );
+        reported = finished !== undefined;
         if (finished === undefined) {
           deps.reporter.error(
             'audio_output',
@@ -249,7 +252,7 @@ export async function playSpeechStep(
       } catch {
         // Interrupted while the tail was playing: fall through and cut it.
       } finally {
-        giveUp.abort(releasedReason());
+        if (!reported) giveUp.abort(releasedReason());
       }
     }
 
@@ -263,7 +266,7 @@ export async function playSpeechStep(
       output.waitForPlayout({ signal: giveUp.signal }),
       deps.interruptedPlayoutTimeoutMs,
     ).catch(() => undefined);
-    giveUp.abort(releasedReason());
+    if (!stopped) giveUp.abort(releasedReason());
     const playedMs = Math.min(sentMs, stopped?.playbackPositionMs ?? sentMs);
     sync.revealUntil(playedMs);
     deps.textOutput?.flush();
