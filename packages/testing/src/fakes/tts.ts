@@ -105,6 +105,14 @@ export class FakeTTS implements StreamingTTS {
   }
 }
 
+const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
+
+/**
+ * One synthesis. Its audio is read through a plain iterator rather than an async generator: a reply
+ * reads dozens of frames a second, and a generator's yield and await cost several promises each. A frame
+ * of a block already synthesized is answered at once; only the wait for text or for the next block is
+ * asynchronous. Calls made while one is in progress wait for it, as a generator's would.
+ */
 class FakeTTSStream implements TTSStream {
   private pending = '';
   private inputEnded = false;
@@ -116,15 +124,26 @@ class FakeTTSStream implements TTSStream {
   private wake: (() => void) | undefined;
   /** Cuts a synthesis delay short: only close, abort and outages do. */
   private cut: (() => void) | undefined;
-  private readonly output: AsyncGenerator<SynthesizedAudio>;
   private readonly onAbort = (): void => this.stopNow();
+  private readonly audio: AsyncIterator<SynthesizedAudio> = {
+    next: () => this.nextAudio(),
+    return: () => this.returnAudio(),
+  };
+  private started = false;
+  private finished = false;
+  private first = true;
+  private backlogMs = 0;
+  /** Frames of the block synthesized last that are still to be read. */
+  private framesLeft = 0;
+  /** The last call answered a frame: the next one goes on from there. */
+  private afterFrame = false;
+  private inFlight: Promise<IteratorResult<SynthesizedAudio>> | undefined;
 
   constructor(
     private readonly owner: FakeTTS,
     private readonly signal: AbortSignal | undefined,
   ) {
     this.stalled = owner.stalling;
-    this.output = this.run();
     signal?.addEventListener('abort', this.onAbort, { once: true });
   }
 
@@ -146,7 +165,7 @@ class FakeTTSStream implements TTSStream {
   async close(): Promise<void> {
     this.closed = true;
     this.stopNow();
-    await this.output.return(undefined);
+    await this.audio.return?.();
   }
 
   drop(): void {
@@ -155,7 +174,70 @@ class FakeTTSStream implements TTSStream {
   }
 
   [Symbol.asyncIterator](): AsyncIterator<SynthesizedAudio> {
-    return this.output;
+    return this.audio;
+  }
+
+  private nextAudio(): Promise<IteratorResult<SynthesizedAudio>> {
+    if (this.inFlight) return this.after(this.inFlight, () => this.nextAudio());
+    if (this.finished) return Promise.resolve(DONE);
+    const starting = !this.started;
+    if (starting) {
+      this.started = true;
+      this.owner.streams.add(this);
+    }
+    if (this.afterFrame) {
+      this.afterFrame = false;
+      if (this.stopped()) return Promise.resolve(this.finish());
+      if (this.dropped) {
+        this.finish();
+        return Promise.reject(this.owner.error('TTS connection lost'));
+      }
+      if (this.framesLeft > 0) return Promise.resolve(this.frame());
+    }
+    const call = this.produce(starting).then(
+      (result) => {
+        this.inFlight = undefined;
+        if (result.done) this.finish();
+        return result;
+      },
+      (error: unknown) => {
+        this.inFlight = undefined;
+        this.finish();
+        throw error;
+      },
+    );
+    this.inFlight = call;
+    return call;
+  }
+
+  private returnAudio(): Promise<IteratorResult<SynthesizedAudio>> {
+    if (this.inFlight) return this.after(this.inFlight, () => this.returnAudio());
+    return Promise.resolve(this.finish());
+  }
+
+  private after(
+    call: Promise<unknown>,
+    then: () => Promise<IteratorResult<SynthesizedAudio>>,
+  ): Promise<IteratorResult<SynthesizedAudio>> {
+    return call.then(then, then);
+  }
+
+  private finish(): IteratorReturnResult<undefined> {
+    if (!this.finished) {
+      this.finished = true;
+      this.owner.streams.delete(this);
+      this.signal?.removeEventListener('abort', this.onAbort);
+    }
+    return DONE;
+  }
+
+  private frame(): IteratorResult<SynthesizedAudio> {
+    this.framesLeft--;
+    this.afterFrame = true;
+    return {
+      done: false,
+      value: { frame: agentFrame(this.owner.options.frameMs ?? 20, this.owner.sampleRate) },
+    };
   }
 
   private notify(): void {
@@ -195,57 +277,46 @@ class FakeTTSStream implements TTSStream {
     return !this.stopped();
   }
 
-  private async *run(): AsyncGenerator<SynthesizedAudio> {
+  /** Waits for text, synthesizes the next block and answers its first frame; done when there is no more. */
+  private async produce(starting: boolean): Promise<IteratorResult<SynthesizedAudio>> {
     const owner = this.owner;
     const opts = owner.options;
-    owner.streams.add(this);
-    try {
-      if (owner.down) {
-        await this.pause(50);
-        throw owner.error('TTS unavailable', 503);
+    if (starting && owner.down) {
+      await this.pause(50);
+      throw owner.error('TTS unavailable', 503);
+    }
+    const msPerChar = opts.msPerChar ?? 60;
+    const frameMs = opts.frameMs ?? 20;
+    const rtf = opts.realtimeFactor ?? 0.2;
+    for (;;) {
+      if (this.stopped()) return DONE;
+      if (this.dropped) throw owner.error('TTS connection lost');
+      if (this.pending === '' && this.backlogMs <= 0) {
+        if (this.inputEnded) return DONE;
+        await new Promise<void>((resolve) => {
+          this.wake = resolve;
+        });
+        continue;
       }
-      const msPerChar = opts.msPerChar ?? 60;
-      const frameMs = opts.frameMs ?? 20;
-      const rtf = opts.realtimeFactor ?? 0.2;
-      let first = true;
-      let backlogMs = 0;
-      for (;;) {
-        if (this.stopped()) return;
-        if (this.dropped) throw owner.error('TTS connection lost');
-        if (this.pending === '' && backlogMs <= 0) {
-          if (this.inputEnded) return;
-          await new Promise<void>((resolve) => {
-            this.wake = resolve;
-          });
-          continue;
+      if (this.pending !== '') {
+        const text = this.pending;
+        this.pending = '';
+        opts.onEvent?.({ type: 'synthesis', text });
+        const lower = text.toLowerCase();
+        if (opts.failOn?.some((s) => lower.includes(s.toLowerCase()))) {
+          if (!(await this.pause(opts.ttfbMs ?? 200))) return DONE;
+          throw owner.error(`TTS failed to synthesize "${text.trim()}"`, 500);
         }
-        if (this.pending !== '') {
-          const text = this.pending;
-          this.pending = '';
-          opts.onEvent?.({ type: 'synthesis', text });
-          const lower = text.toLowerCase();
-          if (opts.failOn?.some((s) => lower.includes(s.toLowerCase()))) {
-            if (!(await this.pause(opts.ttfbMs ?? 200))) return;
-            throw owner.error(`TTS failed to synthesize "${text.trim()}"`, 500);
-          }
-          backlogMs += text.trim() === '' ? 0 : Math.max(frameMs, text.length * msPerChar);
-          if (backlogMs <= 0) continue;
-        }
-        const blockMs = Math.min(BLOCK_MS, backlogMs);
-        const waitMs = first ? (opts.ttfbMs ?? 200) : blockMs * rtf;
-        first = false;
-        if (!(await this.pause(waitMs))) return;
-        backlogMs -= blockMs;
-        const frames = Math.max(1, Math.round(blockMs / frameMs));
-        for (let i = 0; i < frames; i++) {
-          yield { frame: agentFrame(frameMs, owner.sampleRate) };
-          if (this.stopped()) return;
-          if (this.dropped) throw owner.error('TTS connection lost');
-        }
+        this.backlogMs += text.trim() === '' ? 0 : Math.max(frameMs, text.length * msPerChar);
+        if (this.backlogMs <= 0) continue;
       }
-    } finally {
-      owner.streams.delete(this);
-      this.signal?.removeEventListener('abort', this.onAbort);
+      const blockMs = Math.min(BLOCK_MS, this.backlogMs);
+      const waitMs = this.first ? (opts.ttfbMs ?? 200) : blockMs * rtf;
+      this.first = false;
+      if (!(await this.pause(waitMs))) return DONE;
+      this.backlogMs -= blockMs;
+      this.framesLeft = Math.max(1, Math.round(blockMs / frameMs));
+      return this.frame();
     }
   }
 }
