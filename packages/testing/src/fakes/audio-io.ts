@@ -254,6 +254,9 @@ class MicrophonePusher extends MicrophoneTimeline {
   }
 }
 
+/** What a capture that did not have to wait returns: one settled promise for every frame. */
+const TAKEN: Promise<void> = Promise.resolve();
+
 export type OutputRecord =
   | { type: 'output_frame'; durationMs: number; first: boolean }
   | { type: 'output_overrun'; aheadMs: number }
@@ -325,7 +328,7 @@ export class FakeAudioOutput extends AudioOutputBase {
     this.capturesStalledUntil = this.options.clock.now() + Math.max(1, durationMs);
   }
 
-  protected async onCaptureFrame(frame: AudioFrame): Promise<void> {
+  protected onCaptureFrame(frame: AudioFrame): Promise<void> {
     const clock = this.options.clock;
     const now = clock.now();
     if (now < this.capturesStalledUntil) {
@@ -358,6 +361,14 @@ export class FakeAudioOutput extends AudioOutputBase {
     this.maxAhead = Math.max(this.maxAhead, this.queuedMs - this.position());
     this.frames.push({ atMs: now, durationMs });
     this.record({ type: 'output_frame', durationMs, first });
+    // Room in the buffer: taken at once, without the wait's promise (the usual case, once per frame).
+    if (this.queuedMs - this.position() <= bufferMs) return TAKEN;
+    return this.waitForRoom(bufferMs);
+  }
+
+  /** Holds the writer until the audio ahead of playback fits the buffer, or the segment ends. */
+  private async waitForRoom(bufferMs: number): Promise<void> {
+    const clock = this.options.clock;
     this.pendingCaptures++;
     try {
       const segmentQueued = this.queuedMs;

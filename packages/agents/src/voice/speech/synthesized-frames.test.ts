@@ -6,6 +6,7 @@ import { VirtualClock } from '../../time/virtual-clock.js';
 import { errorSourceOf } from '../session/error-source.js';
 import type { SpeechHandle } from './speech-handle.js';
 import { SynthesizedFrames } from './synthesized-frames.js';
+import { TtsStreamOpener } from './tts-stream.js';
 import { SpeakingRate, TranscriptSync } from './transcript-sync.js';
 
 /** A synthesizer that answers each text piece with one 20 ms frame per character, and records its use. */
@@ -162,6 +163,51 @@ describe('SynthesizedFrames', () => {
     controller.abort();
     expect(await waiting).toEqual({ done: true, value: undefined });
     expect(synthesis.record.closed).toBe(1);
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it("ends the read at the interrupt through the session's opener, for a synthesizer that never answers nor closes", async () => {
+    const clock = new VirtualClock();
+    const controller = new AbortController();
+    let reads = 0;
+    const never = (): AsyncIterator<SynthesizedAudio> => ({
+      next: () => {
+        reads++;
+        return new Promise<IteratorResult<SynthesizedAudio>>(() => {});
+      },
+    });
+    const hung: TTS = {
+      specificationVersion: 'v1',
+      kind: 'streaming',
+      label: 'hung',
+      sampleRate: 16000,
+      numChannels: 1,
+      stream: () => ({
+        pushText: () => {},
+        flush: () => {},
+        endInput: () => {},
+        // Ignores its close, and its reads never settle.
+        close: async () => {},
+        [Symbol.asyncIterator]: never,
+      }),
+      synthesize: () => ({ [Symbol.asyncIterator]: never }),
+    };
+    const opener = new TtsStreamOpener(() => {}, {
+      clock,
+      firstAudioTimeoutMs: Number.POSITIVE_INFINITY,
+      audioTimeoutMs: Number.POSITIVE_INFINITY,
+    });
+    const iterator = new SynthesizedFrames(
+      { clock, metrics: { ttsFirstByte: () => {} }, tts: opener },
+      { interruptSignal: controller.signal } as unknown as SpeechHandle,
+      { text: texts('Hello there'), tts: hung },
+      new TranscriptSync(undefined, new SpeakingRate()),
+    );
+    const waiting = iterator.next();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(reads).toBe(1);
+    controller.abort();
+    expect(await waiting).toEqual({ done: true, value: undefined });
     expect(await iterator.next()).toEqual({ done: true, value: undefined });
   });
 

@@ -7,7 +7,11 @@ import type { PlayoutDeps, PlayoutSource } from './speech-playout.js';
 import type { SpeechHandle } from './speech-handle.js';
 import type { TranscriptSync } from './transcript-sync.js';
 
-/** What a synthesis needs of the playout's dependencies. */
+/**
+ * What a synthesis needs of the playout's dependencies. The streams `tts` opens must end a read in
+ * progress when closed, whatever the synthesizer does: the session's opener gives them deadlines that
+ * do (tts-stream.ts), and an interrupted speech relies on it to stop waiting.
+ */
 export interface SynthesisDeps extends Pick<PlayoutDeps, 'clock' | 'tts'> {
   metrics: Pick<LatencyMetrics, 'ttsFirstByte'>;
 }
@@ -20,10 +24,11 @@ const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value:
  * opens none.
  *
  * A plain iterator rather than an async generator: a reply yields fifty frames a second, and a
- * generator's yield and await cost several promises per frame. Its reads go through `untilAborted`, so it
- * answers `done` as soon as the speech is interrupted, as a wrapper around it would. Leaving it early
- * (`return()`, a failure) closes the synthesis without waiting for it: a hung provider must not hold the
- * speech.
+ * generator's yield and await cost several promises per frame. It answers `done` as soon as the speech
+ * is interrupted: the interrupt closes the synthesis, whose deadlined stream then ends the read in
+ * progress at once, even for a synthesizer that never answers (one listener for the whole synthesis,
+ * rather than a wrapper's promise around every frame). Leaving it early (`return()`, a failure) closes
+ * the synthesis without waiting for it: a hung provider must not hold the speech.
  */
 export class SynthesizedFrames implements AsyncIterableIterator<AudioFrame> {
   private readonly signal: AbortSignal;
@@ -70,6 +75,11 @@ export class SynthesizedFrames implements AsyncIterableIterator<AudioFrame> {
     result: IteratorResult<SynthesizedAudio>,
   ): IteratorResult<AudioFrame> | Promise<IteratorResult<AudioFrame>> => {
     if (result.done) return this.ended();
+    // Audio that comes after the interrupt is not the speech's any more.
+    if (this.signal.aborted) {
+      this.finish();
+      return DONE;
+    }
     const chunk = result.value;
     if (this.firstAudio) {
       this.firstAudio = false;
@@ -80,8 +90,10 @@ export class SynthesizedFrames implements AsyncIterableIterator<AudioFrame> {
     return { done: false, value: chunk.frame };
   };
 
-  private readonly onFailure = (error: unknown): never => {
+  private readonly onFailure = (error: unknown): IteratorResult<AudioFrame> => {
     this.finish();
+    // A synthesis that fails because the interrupt closed it ends quietly.
+    if (this.signal.aborted) return DONE;
     throw tagErrorSource(error, this.feedFailed && this.feedError === error ? 'llm' : 'tts');
   };
 
@@ -111,7 +123,8 @@ export class SynthesizedFrames implements AsyncIterableIterator<AudioFrame> {
       this.feedFailed = true;
       this.feedError = error;
     });
-    this.audio = untilAborted(tts, this.signal)[Symbol.asyncIterator]();
+    this.audio = tts[Symbol.asyncIterator]();
+    this.signal.addEventListener('abort', this.onInterrupt, { once: true });
     return this.audio.next().then(this.onAudio, this.onFailure);
   }
 
@@ -149,9 +162,12 @@ export class SynthesizedFrames implements AsyncIterableIterator<AudioFrame> {
     return DONE;
   }
 
+  private readonly onInterrupt = (): void => this.finish();
+
   private finish(): void {
     if (this.finished) return;
     this.finished = true;
+    this.signal.removeEventListener('abort', this.onInterrupt);
     const audio = this.audio;
     if (audio) void Promise.resolve(audio.return?.()).catch(() => {});
     void this.tts?.close().catch(() => {});
