@@ -27,17 +27,30 @@ export const DEFAULT_CONFIG: SimConfig = {
 /** A value that changes at log entries; looked up by entry index so same-millisecond order is kept. */
 export class StateTimeline<T> {
   private readonly points: Array<{ index: number; atMs: number; value: T }> = [];
+  /**
+   * Whether the points are in order of index and of time, as a log recorded on one clock is: lookups
+   * then search instead of scanning (a check asks once per output frame). A hand-made log that is not
+   * is scanned as always.
+   */
+  private ordered = true;
 
   constructor(private readonly initial: T) {}
 
   set(index: number, atMs: number, value: T): void {
+    const last = this.points[this.points.length - 1];
+    if (last && (index < last.index || atMs < last.atMs)) this.ordered = false;
     this.points.push({ index, atMs, value });
   }
 
   /** The value just before entry `index`. */
   beforeIndex(index: number): T {
+    const points = this.points;
+    if (this.ordered) {
+      const n = this.firstFrom((p) => p.index >= index);
+      return n === 0 ? this.initial : points[n - 1]!.value;
+    }
     let value = this.initial;
-    for (const p of this.points) {
+    for (const p of points) {
       if (p.index >= index) break;
       value = p.value;
     }
@@ -46,8 +59,13 @@ export class StateTimeline<T> {
 
   /** The value once every entry up to time `t` (included, or excluded with `strict`) has happened. */
   at(t: number, strict = false): T {
+    const points = this.points;
+    if (this.ordered) {
+      const n = strict ? this.firstFrom((p) => p.atMs >= t) : this.firstFrom((p) => p.atMs > t);
+      return n === 0 ? this.initial : points[n - 1]!.value;
+    }
     let value = this.initial;
-    for (const p of this.points) {
+    for (const p of points) {
       if (strict ? p.atMs >= t : p.atMs > t) break;
       value = p.value;
     }
@@ -57,7 +75,24 @@ export class StateTimeline<T> {
   /** Whether the value was `value` at any moment of millisecond `t`. */
   wasDuring(t: number, value: T): boolean {
     if (this.at(t, true) === value) return true;
-    return this.points.some((p) => p.atMs === t && p.value === value);
+    const points = this.points;
+    if (!this.ordered) return points.some((p) => p.atMs === t && p.value === value);
+    for (let i = this.firstFrom((p) => p.atMs >= t); i < points.length && points[i]!.atMs === t; i++) {
+      if (points[i]!.value === value) return true;
+    }
+    return false;
+  }
+
+  /** How many points come before the first one `reached` holds for; it holds from there on (ordered). */
+  private firstFrom(reached: (p: { index: number; atMs: number }) => boolean): number {
+    let lo = 0;
+    let hi = this.points.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (reached(this.points[mid]!)) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
   }
 
   /** Maximal intervals holding `value`, as [start, end) in ms; `end` is Infinity when still holding. */
