@@ -6,7 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { FRAME_SAMPLES, RATE, timeline } from './audio.mjs';
+import * as testing from '@voxwire/testing';
 import { createReference, quietRuns } from './interference.mjs';
+import { compareBuilds } from './side-by-side.mjs';
 import { cpuRatios, holds, judgedSpeed, sessionsHeld } from './table.mjs';
 
 const run = promisify(execFile);
@@ -159,6 +161,15 @@ describe('simulation speed on a shared machine', () => {
   it('judges the undisturbed median when there is one, else the median of all runs', () => {
     expect(judgedSpeed({ speedMedian: 3000, quiet: { runs: 12, speedMedian: 5200 } })).toBe(5200);
     expect(judgedSpeed({ speedMedian: 3000 })).toBe(3000);
+  });
+
+  it('compares two builds pair by pair, alternating which runs first', async () => {
+    // The same build on both sides: the comparison's own bookkeeping, not a figure.
+    const r = await compareBuilds(testing, testing, { pairs: 3, warmupPairs: 0, seconds: 20 });
+    expect(r.all?.pairs).toBe(3);
+    expect(r.all?.nextMsMedian).toBeGreaterThan(0);
+    expect(Number.isFinite(r.all?.nextOverPreviousMedian)).toBe(true);
+    expect(r.interference).toBeGreaterThanOrEqual(1);
   });
 
   it('times the reference workload in CPU ms, with an effect the compiler cannot drop', () => {

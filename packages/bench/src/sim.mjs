@@ -20,6 +20,7 @@ import {
   simulate,
 } from '@voxwire/testing';
 import { createReference, quietRuns } from './interference.mjs';
+import { conversation } from './sim-scenario.mjs';
 import { REPLY } from './settings.mjs';
 
 const config = JSON.parse(process.argv[2] ?? '{}');
@@ -28,22 +29,6 @@ const cpuMs = (since) => {
   const u = process.cpuUsage(since);
   return (u.user + u.system) / 1000;
 };
-
-function conversation(seconds) {
-  const user = [];
-  for (let t = 0, at = 500; at + 2500 < seconds * 1000; t++, at += 8000) {
-    user.push({ startMs: at, endMs: at + 2000, transcript: `question number ${t}` });
-    // Every other turn the user cuts the reply short.
-    if (t % 2 === 1) user.push({ startMs: at + 3300, endMs: at + 4300, transcript: 'wait, one more thing' });
-  }
-  return {
-    name: 'bench-speed',
-    user,
-    llm: { fallback: { text: REPLY, ttftMs: 300 } },
-    session: { userAwayTimeout: null },
-    endMs: seconds * 1000,
-  };
-}
 
 /**
  * Speed in steady state, the state a fuzz run of thousands of timelines spends its time in: V8 keeps

@@ -1,8 +1,8 @@
 /**
  * A set that nearly always holds at most one member, such as the waits of a playout step (one per audio
  * frame). Its first member lives in a field and a `Set` is made only while two or more are held:
- * adding and then deleting the only member of a `Set` costs about 100 ns and an allocation (the table
- * shrinks), and a reply does it for every frame.
+ * adding and then deleting the only member of a `Set` reallocates its table each time, and a reply does
+ * it for every frame.
  *
  * Members come back in insertion order, as a `Set`'s would: the field always holds the oldest one.
  */
