@@ -145,6 +145,7 @@ declare class FakeAudioOutput extends AudioOutputBase {
     private draining;
     private drainTimer;
     private pendingCaptures;
+    /** Writers waiting for room, usually one: an array, as a Set's only member added and deleted per frame costs more. */
     private wakeCaptures;
     private maxAhead;
     private capturesStalledUntil;
@@ -157,6 +158,8 @@ declare class FakeAudioOutput extends AudioOutputBase {
     /** `captureFrame` calls made in the next `durationMs` never resolve (a transport stuck in a write). */
     stallCaptures(durationMs: number): void;
     protected onCaptureFrame(frame: AudioFrame): Promise<void>;
+    /** Holds the writer until the audio ahead of playback fits the buffer, or the segment ends. */
+    private waitForRoom;
     protected onFlush(): void;
     protected onClearBuffer(): void;
     pause(): void;
@@ -409,6 +412,12 @@ declare class FakeTTS implements StreamingTTS {
     /** @internal */
     error(message: string, status?: number): Error;
 }
+/**
+ * One synthesis. Its audio is read through a plain iterator rather than an async generator: a reply
+ * reads dozens of frames a second, and a generator's yield and await cost several promises each. A frame
+ * of a block already synthesized is answered at once; only the wait for text or for the next block is
+ * asynchronous. Calls made while one is in progress wait for it, as a generator's would.
+ */
 declare class FakeTTSStream implements TTSStream {
     private readonly owner;
     private readonly signal;
@@ -422,8 +431,17 @@ declare class FakeTTSStream implements TTSStream {
     private wake;
     /** Cuts a synthesis delay short: only close, abort and outages do. */
     private cut;
-    private readonly output;
     private readonly onAbort;
+    private readonly audio;
+    private started;
+    private finished;
+    private first;
+    private backlogMs;
+    /** Frames of the block synthesized last that are still to be read. */
+    private framesLeft;
+    /** The last call answered a frame: the next one goes on from there. */
+    private afterFrame;
+    private inFlight;
     constructor(owner: FakeTTS, signal: AbortSignal | undefined);
     pushText(text: string): void;
     flush(): void;
@@ -431,12 +449,18 @@ declare class FakeTTSStream implements TTSStream {
     close(): Promise<void>;
     drop(): void;
     [Symbol.asyncIterator](): AsyncIterator<SynthesizedAudio>;
+    private nextAudio;
+    private returnAudio;
+    private after;
+    private finish;
+    private frame;
     private notify;
     private stopNow;
     private stopped;
     /** Sleeps on the clock; false when the stream was closed or aborted meanwhile. */
     private pause;
-    private run;
+    /** Waits for text, synthesizes the next block and answers its first frame; done when there is no more. */
+    private produce;
 }
 
 interface FakeTurnDetectorOptions {
