@@ -38,16 +38,6 @@ export class SessionReporter {
     sink(stamped as never);
   }
 
-  /**
-   * `trace()` of a `speech_frame` record. A speech traces every frame it plays, and spreading records
-   * of every kind at one site is V8's slow path: this one is made in a single shape.
-   */
-  traceFrame(speechId: string, durationMs: number, allowInterruptions: boolean): void {
-    const sink = this.session.options.onTrace;
-    if (!sink) return;
-    sink({ type: 'speech_frame', speechId, durationMs, allowInterruptions, atMs: this.session.clock.now() });
-  }
-
   metrics(metrics: SessionMetrics): void {
     this.event('metrics_collected', { metrics });
   }

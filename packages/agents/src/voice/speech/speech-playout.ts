@@ -38,7 +38,7 @@ export interface PlayoutDeps {
   activity: Pick<ActivityState, 'playbackStarted' | 'playbackStopped'>;
   metrics: Pick<LatencyMetrics, 'firstFrameSent' | 'ttsFirstByte'>;
   /** Every frame sent is traced; a sink that never confirms playout is reported. */
-  reporter: Pick<SessionReporter, 'trace' | 'traceFrame' | 'error'>;
+  reporter: Pick<SessionReporter, 'trace' | 'error'>;
   /** Learned across the session's speeches; maps played audio to heard text. */
   speakingRate: SpeakingRate;
   /** Opens this session's syntheses (batch synthesizers get a sentence adapter of the session's own). */
@@ -192,7 +192,12 @@ export async function playSpeechStep(
       sentFrames++;
       sentMs += frame.durationMs;
       if (source.audio) sync.pushAudio(frame.durationMs);
-      deps.reporter.traceFrame(handle.id, frame.durationMs, handle.allowInterruptions);
+      deps.reporter.trace({
+        type: 'speech_frame',
+        speechId: handle.id,
+        durationMs: frame.durationMs,
+        allowInterruptions: handle.allowInterruptions,
+      });
     }
     if (source.audio && !signal.aborted) sync.markAudioComplete();
   } catch (error) {
