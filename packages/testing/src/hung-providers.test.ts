@@ -56,6 +56,20 @@ describe('hung providers and sinks', () => {
     expect(all(r.log, 'agent_state_changed').at(-2)?.newState).toBe('listening');
   });
 
+  it('a synthesizer that goes quiet mid-reply: the user talking over the silence ends the wait at once', async () => {
+    const r = await run('tts-stalls-user-barges-in');
+    // The synthesizer's deadline (30 s) never comes into it: the interrupt alone ends the speech.
+    expect(errors(r)).toEqual([]);
+    expect(all(r.log, 'speech_done').map((e) => e.outcome)).toEqual(['interrupted', 'played']);
+    const interrupted = all(r.log, 'speech_interrupted')[0]!;
+    const done = all(r.log, 'speech_done')[0]!;
+    expect(done.atMs).toBe(interrupted.atMs);
+    // The audio had run dry long before: the stall came at 3.6 s, the barge-in at 6 s.
+    expect(r.framesBySpeech.speech_1!.at(-1)!.atMs).toBeLessThan(3600);
+    expect(interrupted.atMs).toBeGreaterThan(6000);
+    expect(said(r.history, 'assistant')).toEqual(['Today it is [interrupted]', 'Yes, go on.']);
+  });
+
   it('a recognizer that goes silent is restarted, and later speech is heard again', async () => {
     const r = await run('stt-goes-silent');
     expect(errors(r)).toEqual(['stt APITimeoutError']);
